@@ -61,7 +61,8 @@ def placements_for(board: Board, coord: Coord, word: str) -> tuple[Placement, ..
         if ch == ".":
             if existing is None:
                 raise IllegalPlay(
-                    "through-empty", f"{coord} {word}: '.' at {square_name(row, col)} but it is empty"
+                    "through-empty",
+                    f"{coord} {word}: '.' at {square_name(row, col)} but it is empty",
                 )
             continue
         if not ch.isalpha():

@@ -48,7 +48,9 @@ class TileSet:
     def __post_init__(self) -> None:
         if set(self.counts) != set(self.values):
             missing = set(self.counts) ^ set(self.values)
-            raise ValueError(f"tile set {self.name!r}: counts and values differ on {sorted(missing)}")
+            raise ValueError(
+                f"tile set {self.name!r}: counts and values differ on {sorted(missing)}"
+            )
         for face, n in self.counts.items():
             if n < 0 or self.values[face] < 0:
                 raise ValueError(f"tile set {self.name!r}: negative count or value for {face!r}")

@@ -6,6 +6,7 @@ import tomllib
 from importlib import resources
 from pathlib import Path
 
+from tilecast.engine.rules import Rules
 from tilecast.engine.tiles import TileSet
 
 _DATA = resources.files("tilecast") / "data"
@@ -35,3 +36,12 @@ def load_tileset(name_or_path: str | Path = "english") -> TileSet:
     if "tiles" not in data:
         raise ValueError(f"{where}: missing [tiles] table")
     return TileSet.from_mapping(data.get("name", str(name_or_path)), data["tiles"])
+
+
+def load_profile(name_or_path: str | Path = "wespa") -> Rules:
+    """A tournament rule profile: a shipped name ('wespa', 'event001') or a TOML file path."""
+    where, data = _read_toml("profile", name_or_path)
+    try:
+        return Rules.from_mapping(data)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{where}: {exc}") from exc
