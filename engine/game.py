@@ -209,9 +209,12 @@ def challenge_bonus(game: Game, words: int = 1) -> Game:
 
 
 def pass_turn(game: Game) -> Game:
-    """A pass; also how a turn lost to a failed double challenge is recorded."""
-    _require(game, PLAYING, "pass")
-    return _next_turn(_with_turn(game, game.to_move, "pass", 0), zero=True)
+    """A pass; also how a turn lost to a failed double challenge is recorded, which can follow
+    an out-play (the game then still waits for the out-play to be settled)."""
+    if game.phase not in (PLAYING, OUT):
+        raise GameError("phase", f"cannot pass: the game is in phase {game.phase!r}")
+    after = _next_turn(_with_turn(game, game.to_move, "pass", 0), zero=True)
+    return replace(after, phase=OUT) if game.phase == OUT else after
 
 
 def exchange(game: Game, tiles: str | int, rack: str | None = None) -> Game:
@@ -239,10 +242,16 @@ def racks_left(game: Game) -> str:
     return "".join(sorted(unseen(game).elements()))
 
 
+def out_player(game: Game) -> int | None:
+    """The player whose rack is empty, once someone has played out."""
+    return game.rack_sizes.index(0) if 0 in game.rack_sizes else None
+
+
 def end_out(game: Game) -> Game:
     """The play that went out stands: settle the opponent's rack under the event's procedure."""
     _require(game, OUT, "settle the out-play")
-    out = 1 - game.to_move
+    out = out_player(game)
+    assert out is not None
     left = racks_left(game)
     value = game.tileset.rack_value(left)
     if game.rules.end_procedure == "wespa":
@@ -253,15 +262,22 @@ def end_out(game: Game) -> Game:
     return replace(game, phase=OVER)
 
 
+def deduct_rack(game: Game, player: int, rack: str) -> Game:
+    """After the scoreless-turn limit a player deducts their own rack; the game is over once
+    both have."""
+    _require(game, SCORELESS, "deduct a rack")
+    check_rack(game, player, rack)
+    done = {t.player for t in game.turns[-2:] if t.kind == "rack"}
+    if player in done:
+        raise GameError("rack-deducted", f"player {player + 1} already deducted their rack")
+    game = _with_turn(game, player, "rack", -game.tileset.rack_value(rack), tiles=rack)
+    return replace(game, phase=OVER) if done else game
+
+
 def end_scoreless(game: Game, racks: tuple[str, str]) -> Game:
-    """After the scoreless-turn limit each player deducts the value of their own rack."""
-    _require(game, SCORELESS, "end on scoreless turns")
-    for player, rack in enumerate(racks):
-        check_rack(game, player, rack)
+    """Both players deduct their own racks at once."""
     unseen(game, racks[0] + racks[1])
-    for player, rack in enumerate(racks):
-        game = _with_turn(game, player, "rack", -game.tileset.rack_value(rack), tiles=rack)
-    return replace(game, phase=OVER)
+    return deduct_rack(deduct_rack(game, 0, racks[0]), 1, racks[1])
 
 
 def time_penalty(game: Game, player: int, seconds_over: int) -> Game:
