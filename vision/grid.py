@@ -1,0 +1,228 @@
+"""Snap approximate board corners onto the 16 + 16 grid lines of the 15x15 playing area.
+
+A coarse fix (from the network or the previous frame) is good to a fraction of a cell; the
+grid lines, and the edges of tiles that sit on them, pin the board to about a pixel. Each pass
+warps the photo top-down, finds every line's offset piece by piece (one piece per cell, so a
+hand over part of a line only loses those pieces), fits a straight line through the pieces,
+and fits a homography to the lines' crossings, discarding lines that disagree.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from .rectify import SIZE, board_to_image, cell_size_px, warp_board
+
+CELL_PX = 16  # resolution of the top-down search image
+MARGIN = 1.0  # cells of surroundings in the search image
+LINES = SIZE + 1
+_MIN_PIECES = 4  # a line needs this many agreeing pieces to count
+_MIN_LINES = 6  # per direction, for a homography worth trusting
+
+
+@dataclass(frozen=True)
+class GridFit:
+    """Corners snapped to the grid, and how well the grid explains the image there."""
+
+    corners: np.ndarray  # (4, 2) float32, same order as the input corners
+    contrast: float  # edge strength on the grid lines / half a cell off them
+    lines: int  # grid lines found in the last pass, of 32
+
+
+def smooth_for_grid(gray: np.ndarray, corners: np.ndarray) -> np.ndarray:
+    """Blur the photo so that warping it down to CELL_PX per cell does not alias."""
+    sigma = 0.45 * cell_size_px(corners) / CELL_PX
+    img = gray.astype(np.float32)
+    return cv2.GaussianBlur(img, (0, 0), sigma) if sigma > 0.6 else img
+
+
+def refine_to_grid(
+    smoothed: np.ndarray, corners: np.ndarray, windows: tuple[float, ...] = (0.45, 0.3, 0.15)
+) -> GridFit:
+    """Refine corners on a smooth_for_grid() image; each pass searches +-window cells."""
+    current = np.asarray(corners, np.float32)
+    lines = 0
+    for window in windows:
+        found = _refine_once(smoothed, current, window)
+        if found is None:
+            break
+        current, lines = found
+    contrast = grid_contrast(smoothed, current)
+    return GridFit(_outer_edge(smoothed, current), contrast, lines)
+
+
+def grid_contrast(smoothed: np.ndarray, corners: np.ndarray) -> float:
+    """Mean edge strength on the 32 grid lines over that half a cell away from them."""
+    ridge_h, ridge_v = _ridges(warp_board(smoothed, corners, CELL_PX, MARGIN))
+    on = off = 0.0
+    for ridge in (ridge_h, ridge_v):
+        pieces = _piece_means(ridge)
+        pos = (np.arange(LINES) + MARGIN) * CELL_PX
+        on += float(np.mean([pieces[int(round(p)) - 1 : int(round(p)) + 2].max(0) for p in pos]))
+        half = pos[:-1] + CELL_PX / 2
+        off += float(np.mean([pieces[int(round(p)) - 1 : int(round(p)) + 2].max(0) for p in half]))
+    return on / max(off, 1e-6)
+
+
+def _ridges(rect: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Edge strength across horizontal lines (d/dy) and across vertical lines (d/dx)."""
+    return (
+        np.abs(cv2.Sobel(rect, cv2.CV_32F, 0, 1, ksize=3)),
+        np.abs(cv2.Sobel(rect, cv2.CV_32F, 1, 0, ksize=3)).T,
+    )
+
+
+def _piece_means(ridge: np.ndarray) -> np.ndarray:
+    """Mean of each row over the middle of each of the 15 cells: shape (rows, 15)."""
+    csum = np.concatenate([np.zeros((ridge.shape[0], 1), np.float32), ridge.cumsum(1)], 1)
+    starts = ((np.arange(SIZE) + MARGIN + 0.15) * CELL_PX).astype(int)
+    ends = ((np.arange(SIZE) + MARGIN + 0.85) * CELL_PX).astype(int)
+    return (csum[:, ends] - csum[:, starts]) / (ends - starts)
+
+
+def _find_lines(ridge: np.ndarray, window: float) -> dict[int, tuple[float, float]]:
+    """Fit y = a*x + b (in search-image pixels) to each line that enough pieces agree on."""
+    pieces = _piece_means(ridge)
+    half = max(2, int(round(window * CELL_PX)))
+    xs = (np.arange(SIZE) + MARGIN + 0.5) * CELL_PX
+    found: dict[int, tuple[float, float]] = {}
+    peaks = []
+    for i in range(LINES):
+        centre = int(round((i + MARGIN) * CELL_PX))
+        lo, hi = max(1, centre - half), min(pieces.shape[0] - 1, centre + half + 1)
+        win = pieces[lo:hi]
+        k = win.argmax(0)
+        k = np.clip(k, 1, len(win) - 2)
+        cols = np.arange(SIZE)
+        left, mid, right = win[k - 1, cols], win[k, cols], win[k + 1, cols]
+        denom = left - 2 * mid + right
+        shift = np.where(denom < 0, 0.5 * (left - right) / np.where(denom < 0, denom, -1), 0.0)
+        ys = lo + k + np.clip(shift, -0.5, 0.5)
+        strength = mid - np.median(win, 0)
+        peaks.append((ys, strength))
+    floor = 0.25 * np.median(np.concatenate([s for _, s in peaks]))
+    tolerance = max(1.0, 0.08 * CELL_PX)
+    for i, (ys, strength) in enumerate(peaks):
+        keep = strength > floor
+        for _ in range(3):
+            if keep.sum() < _MIN_PIECES:
+                break
+            a, b = np.polyfit(xs[keep], ys[keep], 1, w=np.sqrt(strength[keep]))
+            resid = np.abs(ys - (a * xs + b))
+            new_keep = (strength > floor) & (resid < max(tolerance, 2.5 * np.median(resid[keep])))
+            if (new_keep == keep).all():
+                break
+            keep = new_keep
+        if keep.sum() >= _MIN_PIECES:
+            found[i] = (float(a), float(b))
+    return found
+
+
+def _refine_once(
+    smoothed: np.ndarray, corners: np.ndarray, window: float
+) -> tuple[np.ndarray, int] | None:
+    rect = warp_board(smoothed, corners, CELL_PX, MARGIN)
+    ridge_h, ridge_v = _ridges(rect)
+    rows = _find_lines(ridge_h, window)  # y = a x + b, line v = i
+    cols = _find_lines(ridge_v, window)  # x = a y + b, line u = j (ridge_v is transposed)
+    if len(rows) < _MIN_LINES or len(cols) < _MIN_LINES:
+        return None
+    board_pts, rect_pts = [], []
+    for i, (a, b) in rows.items():
+        for j, (c, d) in cols.items():
+            y = (a * d + b) / (1 - a * c)
+            board_pts.append((j, i))
+            rect_pts.append((c * y + d, y))
+    scale = np.array([[1 / CELL_PX, 0, -MARGIN], [0, 1 / CELL_PX, -MARGIN], [0, 0, 1]])
+    to_image = board_to_image(corners) @ scale
+    image_pts = cv2.perspectiveTransform(np.float32(rect_pts)[None], to_image)[0]
+    threshold = 0.12 * cell_size_px(corners)
+    homography, _ = cv2.findHomography(np.float32(board_pts), image_pts, cv2.RANSAC, threshold)
+    if homography is None:
+        return None
+    square = np.float32([[0, 0], [SIZE, 0], [SIZE, SIZE], [0, SIZE]])[None]
+    refined = cv2.perspectiveTransform(square, homography)[0].astype(np.float32)
+    return refined, len(rows) + len(cols)
+
+
+_EDGE_PX = 32  # resolution of the border search
+_EDGE_REACH = (-0.1, 0.45)  # where the border's outer edge may lie, in cells outward
+_NEAR = 6  # a corner is placed from the border pieces this many cells from it
+
+
+def _outer_edge(smoothed: np.ndarray, corners: np.ndarray) -> np.ndarray:
+    """Move each side from the outermost grid line to the outer edge of the printed border.
+
+    Boards frame the playing area with a border line that is often wider than the inner
+    lines (and, in perspective, a raised bevel); the playing area ends where that border
+    does: the strongest drop in brightness going outward just past the outermost line.
+    Each corner comes from the border pieces near it, since lens distortion bends the long
+    sides; a side with too few clear pieces near the corner uses the whole side, and a side
+    with none stays on its grid line.
+    """
+    margin = -_EDGE_REACH[0] + _EDGE_REACH[1] + 0.05
+    rect = warp_board(smoothed, corners, _EDGE_PX, margin)
+    grad_y = cv2.Sobel(rect, cv2.CV_32F, 0, 1, ksize=3)
+    grad_x = cv2.Sobel(rect, cv2.CV_32F, 1, 0, ksize=3).T
+    # (brightness drop outward, grid line index, outward sign); left/right are transposed
+    sides = ((grad_y, 0, -1), (-grad_x, SIZE, 1), (-grad_y, SIZE, 1), (grad_x, 0, -1))
+    centres = (np.arange(SIZE) + margin + 0.5) * _EDGE_PX
+    found = [
+        _border_pieces(ridge, (index + margin) * _EDGE_PX, sign, margin)
+        for ridge, index, sign in sides
+    ]
+    points = []
+    # (top or bottom side, left or right side, piece index nearest the corner along each)
+    for horizontal, vertical, along_h, along_v in (
+        (0, 3, 0, 0),
+        (0, 1, SIZE - 1, 0),
+        (2, 1, SIZE - 1, SIZE - 1),
+        (2, 3, 0, SIZE - 1),
+    ):
+        a, b = _side_line(centres, *found[horizontal], along_h)  # y = a x + b
+        c, d = _side_line(centres, *found[vertical], along_v)  # x = c y + d
+        y = (a * d + b) / (1 - a * c)
+        points.append((c * y + d, y))
+    scale = np.array([[1 / _EDGE_PX, 0, -margin], [0, 1 / _EDGE_PX, -margin], [0, 0, 1]])
+    to_image = board_to_image(corners) @ scale
+    return cv2.perspectiveTransform(np.float32(points)[None], to_image)[0].astype(np.float32)
+
+
+def _border_pieces(
+    ridge: np.ndarray, base: float, sign: int, margin: float
+) -> tuple[np.ndarray, np.ndarray, float]:
+    """Per cell along one side: where the border edge is, whether it is clear, the grid line."""
+    starts = ((np.arange(SIZE) + margin + 0.15) * _EDGE_PX).astype(int)
+    ends = ((np.arange(SIZE) + margin + 0.85) * _EDGE_PX).astype(int)
+    csum = np.concatenate([np.zeros((ridge.shape[0], 1), np.float32), ridge.cumsum(1)], 1)
+    pieces = (csum[:, ends] - csum[:, starts]) / (ends - starts)
+    reach = np.round(base + sign * np.array(_EDGE_REACH) * _EDGE_PX).astype(int)
+    rows = np.arange(reach.min(), reach.max() + 1)
+    win = pieces[rows]
+    cols = np.arange(SIZE)
+    k = np.clip(win.argmax(0), 1, len(rows) - 2)
+    left, mid, right = win[k - 1, cols], win[k, cols], win[k + 1, cols]
+    denom = left - 2 * mid + right
+    shift = np.where(denom < 0, 0.5 * (left - right) / np.where(denom < 0, denom, -1), 0.0)
+    pos = rows[0] + k + np.clip(shift, -0.5, 0.5)
+    return pos, mid > 0.5 * np.median(mid), base
+
+
+def _side_line(
+    centres: np.ndarray, pos: np.ndarray, good: np.ndarray, base: float, near: int
+) -> tuple[float, float]:
+    """Straight line through the side's clear pieces, preferring those near one corner."""
+    close = good & (np.abs(np.arange(SIZE) - near) < _NEAR)
+    for chosen in (close, good):
+        if chosen.sum() < 3:
+            continue
+        a, b = np.polyfit(centres[chosen], pos[chosen], 1)
+        resid = np.abs(pos - (a * centres + b))
+        chosen = chosen & (resid < max(1.5, 2.5 * float(np.median(resid[chosen]))))
+        if chosen.sum() >= 3:
+            a, b = np.polyfit(centres[chosen], pos[chosen], 1)
+            return float(a), float(b)
+    return 0.0, base

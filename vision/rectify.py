@@ -1,0 +1,75 @@
+"""Map between the board's cell grid and the photo, and cut the board into cell crops.
+
+Board coordinates are (u, v) in cells: (0, 0) is corners[0], u runs towards corners[1] and
+v towards corners[3], so the playing area is [0, 15] x [0, 15]. Which corner is square 1A is
+decided later from the tiles; nothing here knows about it (nor about mirrored feeds).
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+SIZE = 15
+# The rectified image shows this many cells of surroundings on every side, so crops of edge
+# cells can see a tile that overhangs the playing area.
+BORDER = 0.5
+
+_UNIT_SQUARE = np.float32([[0, 0], [SIZE, 0], [SIZE, SIZE], [0, SIZE]])
+
+
+def board_to_image(corners: np.ndarray) -> np.ndarray:
+    """Homography taking board (u, v) in cells to photo pixels."""
+    return cv2.getPerspectiveTransform(_UNIT_SQUARE, np.asarray(corners, np.float32))
+
+
+def cell_size_px(corners: np.ndarray) -> float:
+    """Mean side of the playing area in photo pixels, divided by 15: the unit of 'cell' errors."""
+    c = np.asarray(corners, np.float64)
+    return float(np.linalg.norm(c - np.roll(c, -1, axis=0), axis=1).mean() / SIZE)
+
+
+def warp_board(image: np.ndarray, corners: np.ndarray, cell_px: float, border: float) -> np.ndarray:
+    """Top-down view of [-border, 15 + border]^2 in board cells at cell_px pixels per cell."""
+    side = int(round((SIZE + 2 * border) * cell_px))
+    scale = np.array([[1 / cell_px, 0, -border], [0, 1 / cell_px, -border], [0, 0, 1]])
+    to_image = board_to_image(corners) @ scale
+    return cv2.warpPerspective(
+        image,
+        to_image,
+        (side, side),
+        flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+        borderMode=cv2.BORDER_REPLICATE,
+    )
+
+
+def rectify(image: np.ndarray, corners: np.ndarray, cell_px: int = 32) -> np.ndarray:
+    """Top-down board image: the playing area plus BORDER cells each side, cell_px per cell.
+
+    Rows run from the corners[0]-corners[1] edge to the corners[3]-corners[2] edge.
+    """
+    return warp_board(image, corners, float(cell_px), BORDER)
+
+
+def cell_crops(rectified: np.ndarray, margin: float = 0.25, size: int = 64) -> np.ndarray:
+    """The 225 squares of a rectify() image as [225, size, size, C], row-major (row = v).
+
+    Each crop covers its square plus `margin` cells on every side, because tiles under a
+    tilted camera sit off their square's centre.
+    """
+    side = rectified.shape[0]
+    cell_px = side / (SIZE + 2 * BORDER)
+    pad = int(np.ceil(max(0.0, margin - BORDER) * cell_px)) + 1
+    padded = cv2.copyMakeBorder(rectified, pad, pad, pad, pad, cv2.BORDER_REPLICATE)
+    span = (1 + 2 * margin) * cell_px
+    scale = size / span
+    crops = np.empty((SIZE * SIZE, size, size) + rectified.shape[2:], rectified.dtype)
+    for row in range(SIZE):
+        for col in range(SIZE):
+            x0 = (col + BORDER - margin) * cell_px + pad
+            y0 = (row + BORDER - margin) * cell_px + pad
+            affine = np.float32([[scale, 0, -x0 * scale], [0, scale, -y0 * scale]])
+            crops[row * SIZE + col] = cv2.warpAffine(
+                padded, affine, (size, size), flags=cv2.INTER_LINEAR
+            ).reshape(crops.shape[1:])
+    return crops
