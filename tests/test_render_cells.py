@@ -1,0 +1,53 @@
+"""Cell crops for classifier training: shapes, labels, reproducibility and the crop geometry."""
+
+import numpy as np
+import pytest
+
+from tilecast.vision.render.cells import CLASSES, render_cells
+
+
+@pytest.fixture(scope="module")
+def batch():
+    return render_cells(120, seed=7, size=48)
+
+
+def test_shapes_and_labels(batch):
+    images, labels = batch
+    assert images.shape == (120, 48, 48, 3) and images.dtype == np.uint8
+    assert set(labels.classes) <= set(CLASSES)
+    assert set(labels.rotation.tolist()) <= {0, 90, 180, 270}
+    assert labels.index.shape == (120,)
+    assert all(CLASSES[i] == c for i, c in zip(labels.index, labels.classes, strict=True))
+    empty = labels.classes == "."
+    assert (labels.tile_family[empty] == "").all()
+    assert (labels.tile_family[~empty] != "").all()
+    assert set(labels.square) <= {"TW", "DW", "TL", "DL", "STAR", ""}
+    assert (np.abs(labels.lift) <= 0.46).all()
+    assert ((labels.occluded >= 0) & (labels.occluded <= 1)).all()
+
+
+def test_reproducible_from_seed(batch):
+    images, labels = render_cells(120, seed=7, size=48)
+    assert np.array_equal(images, batch[0])
+    assert np.array_equal(labels.classes, batch[1].classes)
+    other, _ = render_cells(120, seed=8, size=48)
+    assert not np.array_equal(other, images)
+
+
+def test_classes_parameter_restricts_draws():
+    _, labels = render_cells(40, seed=1, size=32, classes="Q?")
+    assert set(labels.classes) == {"Q", "?"}
+
+
+def test_rotation_label_turns_the_letter_upright():
+    """An L's ink sits left and bottom once each crop is turned back by its rotation label."""
+    images, labels = render_cells(320, seed=3, size=48, classes="L")
+    for rot in (0, 90, 180, 270):
+        group = images[labels.rotation == rot].astype(np.float32).mean(axis=3)
+        assert len(group) > 30
+        upright = np.stack([np.rot90(g, -rot // 90) for g in group])
+        # Contrast against each crop's own median, so dark-on-light and light-on-dark agree.
+        contrast = np.abs(upright - np.median(upright, axis=(1, 2), keepdims=True)).mean(0)
+        cell = contrast[12:36, 12:36]  # the square itself, inside the 25% margins
+        top_right, bottom_left = cell[:10, 14:].mean(), cell[14:, :10].mean()
+        assert bottom_left > top_right * 1.1, rot

@@ -1,0 +1,107 @@
+"""Drawing the board seen straight on: squares with premium colours and printed labels, the centre
+star, grid lines and the frame. Squares are cached per kind so that cell crops and full boards
+share the same pixels."""
+
+from __future__ import annotations
+
+import zlib
+from functools import lru_cache
+
+import cv2
+import numpy as np
+
+from tilecast.engine.board import CENTRE, SIZE, premium_name
+
+from .glyphs import text_mask
+from .styles import LONG_LABELS, NUMERIC_LABELS, BoardStyle
+
+
+def square_kind(row: int, col: int) -> str:
+    """'TW', 'DW', 'TL', 'DL', '' for plain, or 'STAR' for the centre."""
+    return "STAR" if (row, col) == CENTRE else premium_name(row, col)
+
+
+def _fill(style: BoardStyle, kind: str) -> tuple[int, int, int]:
+    return {"": style.plain, "STAR": style.centre, "TW": style.tw, "DW": style.dw,
+            "TL": style.tl, "DL": style.dl}[kind]
+
+
+def _label_mask(style: BoardStyle, kind: str, px: int) -> np.ndarray | None:
+    if style.label_mode == "none" or kind in ("", "STAR"):
+        return None
+    lines = {"long": LONG_LABELS, "numeric": NUMERIC_LABELS}.get(style.label_mode, None)
+    lines = lines[kind] if lines else (kind,)
+    cap = {"long": 0.15, "short": 0.3, "numeric": 0.32}[style.label_mode] * px
+    masks = [text_mask(style.label_font, t, cap, 0.08)[0] for t in lines]
+    widest = max(m.shape[1] for m in masks)
+    fit = min(1.0, 0.84 * px / widest)
+    masks = [cv2.resize(m, (max(1, round(m.shape[1] * fit)), max(1, round(m.shape[0] * fit))),
+                        interpolation=cv2.INTER_AREA) for m in masks]
+    pitch = round(cap * fit * 1.45)
+    out = np.zeros((px, px), np.uint8)
+    top = (px - pitch * (len(masks) - 1) - masks[0].shape[0]) // 2
+    for i, m in enumerate(masks):
+        y, x = top + i * pitch, (px - m.shape[1]) // 2
+        h, w = min(m.shape[0], px - y), min(m.shape[1], px - x)
+        out[y:y + h, x:x + w] = np.maximum(out[y:y + h, x:x + w], m[:h, :w])
+    return np.rot90(out, style.label_turn).copy()
+
+
+def _star(px: int) -> np.ndarray:
+    mask = np.zeros((px * 4, px * 4), np.uint8)
+    ang = np.pi / 2 + np.arange(10) * np.pi / 5
+    r = np.where(np.arange(10) % 2 == 0, 1.0, 0.4) * px * 4 * 0.36
+    pts = np.stack([px * 2 + r * np.cos(ang), px * 2 - r * np.sin(ang)], 1)
+    cv2.fillPoly(mask, [np.round(pts).astype(np.int32)], 255, cv2.LINE_AA)
+    return cv2.resize(mask, (px, px), interpolation=cv2.INTER_AREA)
+
+
+@lru_cache(maxsize=512)
+def square_image(style: BoardStyle, kind: str, px: int) -> np.ndarray:
+    """One square as printed, with half a grid line on each side (BGR uint8, px x px)."""
+    rng = np.random.default_rng([px, len(kind), zlib.crc32(repr(style).encode())])
+    img = np.empty((px, px, 3), np.float32)
+    img[:] = style.line
+    lw = style.line_width * px / 2
+    inset = lw + (style.inset * px if kind else 0)
+    yy, xx = np.mgrid[0:px, 0:px].astype(np.float32) + 0.5
+    dist = np.minimum(np.minimum(xx, px - xx), np.minimum(yy, px - yy))
+    a = np.clip(dist - lw, 0, 1)[..., None]
+    img = img * (1 - a) + np.asarray(style.plain, np.float32) * a
+    if kind:
+        a = np.clip(dist - inset, 0, 1)[..., None]
+        img = img * (1 - a) + np.asarray(_fill(style, kind), np.float32) * a
+    if kind == "STAR":
+        a = _star(px)[..., None].astype(np.float32) / 255
+        img = img * (1 - a) + np.asarray(style.star, np.float32) * a
+    label = _label_mask(style, kind, px)
+    if label is not None:
+        ink = style.label_ink[("TW", "DW", "TL", "DL").index(kind)]
+        a = label[..., None].astype(np.float32) / 255
+        img = img * (1 - a) + np.asarray(ink, np.float32) * a
+    img += rng.normal(0, style.texture, (px, px, 1)).astype(np.float32)
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
+def margin_px(style: BoardStyle, px: int) -> int:
+    """Width of the frame and band around the 15x15 grid, in pixels."""
+    return round((style.frame_width + style.band_width) * px)
+
+
+def board_image(style: BoardStyle, px: int) -> np.ndarray:
+    """The whole board, grid and frame, with squares px wide (BGR uint8). The grid starts at
+    (margin_px, margin_px)."""
+    m = margin_px(style, px)
+    n = SIZE * px + 2 * m
+    img = np.empty((n, n, 3), np.uint8)
+    img[:] = style.frame
+    rng = np.random.default_rng(zlib.crc32(repr(style).encode()))
+    stripes = cv2.resize(rng.normal(0, 1, (1, 24)).astype(np.float32), (n, n))
+    img[:] = np.clip(img + 10 * stripes[..., None], 0, 255).astype(np.uint8)
+    b = m - round(style.band_width * px)
+    img[b:n - b, b:n - b] = style.band
+    for r in range(SIZE):
+        for c in range(SIZE):
+            img[m + r * px:m + (r + 1) * px, m + c * px:m + (c + 1) * px] = \
+                square_image(style, square_kind(r, c), px)
+    return img

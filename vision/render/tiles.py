@@ -1,0 +1,216 @@
+"""Drawing a tile: its face sprite (letter, point value, blank mark) and placing it as a small 3D
+block on a board-plane canvas (shadow, visible edge under tilt, slight rotation)."""
+
+from __future__ import annotations
+
+import zlib
+from dataclasses import dataclass
+from functools import lru_cache
+
+import cv2
+import numpy as np
+
+from .glyphs import text_mask
+from .styles import TileStyle
+
+
+def rounded_rect_sdf(px: int, half: float, radius: float) -> np.ndarray:
+    """Signed distance (pixels, negative inside) to a centred rounded square of half-width half."""
+    c = (px - 1) / 2
+    ax = np.abs(np.arange(px, dtype=np.float32) - c)
+    qx = ax[None, :] - (half - radius)
+    qy = ax[:, None] - (half - radius)
+    outside = np.hypot(np.maximum(qx, 0), np.maximum(qy, 0))
+    return outside + np.minimum(np.maximum(qx, qy), 0) - radius
+
+
+def _paint(img: np.ndarray, mask: np.ndarray, colour: tuple[int, int, int], x: int, y: int,
+           strength: float = 1.0) -> None:
+    """Blend colour through a uint8 mask whose top-left goes to (x, y), clipped to img."""
+    h, w = mask.shape
+    x0, y0, x1, y1 = max(x, 0), max(y, 0), min(x + w, img.shape[1]), min(y + h, img.shape[0])
+    if x1 <= x0 or y1 <= y0:
+        return
+    a = mask[y0 - y:y1 - y, x0 - x:x1 - x, None].astype(np.float32) * (strength / 255)
+    region = img[y0:y1, x0:x1]
+    region[:] = region * (1 - a) + np.asarray(colour, np.float32) * a
+
+
+def _grain(rng: np.random.Generator, px: int, strength: float) -> np.ndarray:
+    """Wood grain: wavy stripes along one axis, as a multiplicative brightness field."""
+    warp = cv2.resize(rng.normal(0, 1, (4, 4)).astype(np.float32), (px, px),
+                      interpolation=cv2.INTER_CUBIC)
+    y = np.arange(px, dtype=np.float32)[:, None] / px
+    stripes = np.sin(2 * np.pi * (rng.uniform(3, 9) * y + 0.6 * warp))
+    field = 1 + strength * (0.06 * stripes + 0.03 * rng.normal(0, 1, (px, px)))
+    return field if rng.random() < 0.5 else field.T
+
+
+def _draw_blank_mark(img: np.ndarray, style: TileStyle, half: float, rng: np.random.Generator
+                     ) -> None:
+    px = img.shape[0]
+    c = (px - 1) / 2
+    ink = style.blank_mark_ink
+    if style.blank_mark == "inset":
+        sdf = rounded_rect_sdf(px, half * rng.uniform(0.45, 0.62), half * 0.08)
+        light = tuple(int(v) for v in np.clip(np.asarray(style.face) * 0.3 + 200, 0, 255))
+        _paint(img, (np.clip(0.5 - sdf, 0, 1) * 255).astype(np.uint8), light, 0, 0)  # type: ignore[arg-type]
+    elif style.blank_mark == "logo":
+        # A round emblem with a short word in it, like the association logos printed on blanks.
+        mask = np.zeros((px * 4, px * 4), np.uint8)
+        r = int(half * rng.uniform(0.45, 0.75) * 4)
+        cv2.circle(mask, (px * 2, px * 2), r, 255, max(2, r // 7), cv2.LINE_AA)
+        word = "".join(rng.choice(list("ABCDEFGHKLMNPRSTW"), rng.integers(3, 6)))
+        text, _ = text_mask("dejavu_sans_bold", word, r * 0.35)
+        tw = min(text.shape[1], int(r * 1.6))
+        text = cv2.resize(text, (tw, text.shape[0]))
+        ty, tx = px * 2 - text.shape[0] // 2, px * 2 - tw // 2
+        mask[ty:ty + text.shape[0], tx:tx + tw] = np.maximum(
+            mask[ty:ty + text.shape[0], tx:tx + tw], text)
+        mask = cv2.resize(mask, (px, px), interpolation=cv2.INTER_AREA)
+        _paint(img, mask, ink, 0, 0, float(rng.uniform(0.5, 1.0)))
+    elif style.blank_mark == "faint":
+        text, _ = text_mask("dejavu_sans", "BLANK" if rng.random() < 0.5 else "ABC", half * 0.25)
+        _paint(img, text, ink, int(c - text.shape[1] / 2), int(c - text.shape[0] / 2),
+               float(rng.uniform(0.15, 0.4)))
+
+
+@lru_cache(maxsize=2048)
+def tile_face(style: TileStyle, face: str, value: int, px: int) -> tuple[np.ndarray, np.ndarray]:
+    """The top of a tile seen straight on, in a px x px square: (BGR uint8, alpha uint8).
+
+    face is 'A'-'Z' or '?' for a blank (value ignored). Drawn lit from the top left; the scene
+    adds its own lighting. Deterministic for a given style, face and size.
+    """
+    rng = np.random.default_rng([px, ord(face), zlib.crc32(repr(style).encode())])
+    half = style.face_frac * px / 2
+    sdf = rounded_rect_sdf(px, half, style.corner * 2 * half)
+    alpha = np.clip(0.5 - sdf, 0, 1)
+    img = np.empty((px, px, 3), np.float32)
+    img[:] = style.face
+    if style.grain > 0:
+        img *= _grain(rng, px, style.grain)[..., None]
+    # Rounded edge: bright towards the light (top left), dark away from it.
+    c = (px - 1) / 2
+    coords = np.arange(px, dtype=np.float32) - c
+    dx, dy = np.broadcast_to(coords[None, :], (px, px)), np.broadcast_to(coords[:, None], (px, px))
+    normal_dot = np.where(np.abs(dx) > np.abs(dy), -np.sign(dx), -np.sign(dy))
+    edge = np.clip(1 + sdf / (0.14 * half), 0, 1) ** 1.5
+    img += (style.bevel * 70 * edge * normal_dot)[..., None]
+    sheen = np.exp(-(((dx + dy) / (1.4 * half) + 0.4) ** 2) * 3)
+    img += (style.gloss * 45 * sheen)[..., None]
+    if face == "?":
+        _draw_blank_mark(img, style, half, rng)
+    else:
+        _draw_letter(img, style, face, value, half)
+    bgr = np.clip(img, 0, 255).astype(np.uint8)
+    return bgr, (alpha * 255).astype(np.uint8)
+
+
+def _draw_letter(img: np.ndarray, style: TileStyle, face: str, value: int, half: float) -> None:
+    px = img.shape[0]
+    c = (px - 1) / 2
+    cap = style.letter_scale * 2 * half
+    letter, base = text_mask(style.font, face, cap)
+    digits, dbase = text_mask(style.value_font, str(value), cap * style.value_scale, 0.05)
+    gap = 0.05 * half
+    if style.value_tucked:
+        group = letter.shape[1] + gap + digits.shape[1] * 0.6
+        lx = c - group / 2
+        ly = c + cap / 2 + 0.04 * half  # baseline
+        vx = lx + letter.shape[1] + gap
+        vy = ly + digits.shape[0] * 0.3
+        vx = min(vx, c + half * 0.93 - digits.shape[1])
+        vy = min(vy, c + half * 0.9)
+    else:
+        lx = c - letter.shape[1] / 2 - 0.06 * half
+        ly = c + cap / 2 - 0.02 * half
+        vx = c + half * 0.88 - digits.shape[1]
+        vy = c + half * 0.86
+    _paint(img, letter, style.ink, round(lx), round(ly - base))
+    _paint(img, digits, style.value_ink, round(vx), round(vy - dbase))
+
+
+def _shifted(a: np.ndarray, dx: int, dy: int) -> np.ndarray:
+    """a translated by whole pixels, zero filled."""
+    out = np.zeros_like(a)
+    h, w = a.shape
+    if abs(dx) >= w or abs(dy) >= h:
+        return out
+    out[max(dy, 0):h + min(dy, 0), max(dx, 0):w + min(dx, 0)] = \
+        a[max(-dy, 0):h + min(-dy, 0), max(-dx, 0):w + min(-dx, 0)]
+    return out
+
+
+@dataclass(frozen=True)
+class TileDraw:
+    """One tile to stand on a board-plane canvas.
+
+    centre: its base centre in canvas pixels; angle: its turn in its square (degrees); lift: where
+    its top face appears relative to its base (pixels), the parallax of its height under a tilted
+    camera, which also exposes its edge.
+    """
+
+    sprite: tuple[np.ndarray, np.ndarray]
+    centre: tuple[float, float]
+    angle: float
+    lift: tuple[float, float]
+
+
+def _layers(t: TileDraw, shape: tuple[int, ...]) -> tuple[tuple[slice, slice], np.ndarray,
+                                                           np.ndarray] | None:
+    """Canvas window and, inside it, the tile's body mask (base swept to top) and its top BGRA."""
+    bgr, alpha = t.sprite
+    px = alpha.shape[0]
+    reach = px * 0.72 + max(abs(t.lift[0]), abs(t.lift[1])) + 2
+    x0, y0 = max(int(t.centre[0] - reach), 0), max(int(t.centre[1] - reach), 0)
+    x1 = min(int(t.centre[0] + reach) + 1, shape[1])
+    y1 = min(int(t.centre[1] + reach) + 1, shape[0])
+    if x1 <= x0 or y1 <= y0:
+        return None
+    size = (x1 - x0, y1 - y0)
+    m = cv2.getRotationMatrix2D(((px - 1) / 2, (px - 1) / 2), t.angle, 1.0)
+    m[:, 2] += np.array(t.centre) - (px - 1) / 2 - (x0, y0)
+    base = cv2.warpAffine(alpha, m, size, flags=cv2.INTER_LINEAR)
+    m[:, 2] += t.lift
+    top = cv2.warpAffine(np.dstack([bgr, alpha]), m, size, flags=cv2.INTER_LINEAR)
+    body = base
+    steps = int(max(abs(t.lift[0]), abs(t.lift[1])) // 2)
+    for i in range(1, steps + 1):
+        k = i / steps
+        body = np.maximum(body, _shifted(base, round(t.lift[0] * k), round(t.lift[1] * k)))
+    return (slice(y0, y1), slice(x0, x1)), body, top
+
+
+def draw_tiles(canvas: np.ndarray, style: TileStyle, tiles: list[TileDraw],
+               shadow: tuple[float, float, float]) -> None:
+    """Stand tiles on a board-plane canvas (uint8 BGR, modified in place), in the given order
+    (farthest from the camera first), after darkening the canvas with their shadows.
+
+    shadow: (dx, dy, softness) in pixels, shared by all tiles (one light).
+    """
+    layers = [lay for t in tiles if (lay := _layers(t, canvas.shape)) is not None]
+    if not layers:
+        return
+    union = np.zeros(canvas.shape[:2], np.uint8)
+    for win, body, _ in layers:
+        np.maximum(union[win], body, out=union[win])
+    shade = _shifted(union, round(shadow[0]), round(shadow[1]))
+    if shadow[2] > 0.3:  # blurred at quarter resolution: a soft shadow has no fine detail
+        h, w = shade.shape
+        small = cv2.resize(shade, ((w + 3) // 4, (h + 3) // 4), interpolation=cv2.INTER_AREA)
+        small = cv2.GaussianBlur(small, (0, 0), max(shadow[2] / 4, 0.3))
+        shade = cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
+    ys, xs = np.nonzero(shade[::4, ::4])
+    if len(ys):
+        win = np.s_[max(ys.min() * 4 - 4, 0):ys.max() * 4 + 5,
+                    max(xs.min() * 4 - 4, 0):xs.max() * 4 + 5]
+        dark = shade[win].astype(np.float32) * (0.55 / 255)
+        canvas[win] = cv2.blendLinear(canvas[win], np.zeros_like(canvas[win]), 1 - dark, dark)
+    side = np.empty(canvas.shape, np.uint8)
+    side[:] = style.side
+    for win, body, top in layers:
+        a = body.astype(np.float32) * (1 / 255)
+        out = cv2.blendLinear(side[win], canvas[win], a, 1 - a)
+        a = top[..., 3].astype(np.float32) * (1 / 255)
+        canvas[win] = cv2.blendLinear(np.ascontiguousarray(top[..., :3]), out, a, 1 - a)
