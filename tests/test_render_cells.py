@@ -39,13 +39,16 @@ def test_classes_parameter_restricts_draws():
     assert set(labels.classes) == {"Q", "?"}
 
 
-def test_rotation_label_turns_the_letter_upright():
-    """An L's ink sits left and bottom once each crop is turned back by its rotation label."""
-    images, labels = render_cells(320, seed=3, size=48, classes="L")
+def test_rotation_and_mirror_labels_turn_the_letter_upright():
+    """An L's ink sits left and bottom once each crop is turned back by its labels."""
+    images, labels = render_cells(480, seed=3, size=48, classes="L", mirror=0.3)
+    assert 0.2 < labels.mirrored.mean() < 0.4
     for rot in (0, 90, 180, 270):
-        group = images[labels.rotation == rot].astype(np.float32).mean(axis=3)
+        pick = labels.rotation == rot
+        group = images[pick].astype(np.float32).mean(axis=3)
         assert len(group) > 30
-        upright = np.stack([np.rot90(g, -rot // 90) for g in group])
+        upright = np.stack([np.rot90(g, -rot // 90)[:, ::-1] if m else np.rot90(g, -rot // 90)
+                            for g, m in zip(group, labels.mirrored[pick], strict=True)])
         # Contrast against each crop's own median, so dark-on-light and light-on-dark agree.
         contrast = np.abs(upright - np.median(upright, axis=(1, 2), keepdims=True)).mean(0)
         cell = contrast[12:36, 12:36]  # the square itself, inside the 25% margins

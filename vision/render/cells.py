@@ -5,7 +5,8 @@ are axis-aligned, and a cell's crop is its square expanded by `margin` (default 
 on every side, i.e. 1.5 squares across, resized to size x size. The label is what stands on
 that square: a letter 'A'-'Z', '?' for a blank (whatever letter it was given) or '.' for an
 empty square. rotation is how far the tile's letter is turned counter-clockwise in the crop
-(0/90/180/270): `np.rot90(crop, -rotation // 90)` makes it upright.
+(0/90/180/270): `np.rot90(crop, -rotation // 90)` makes it upright, and then, where mirrored
+is set (a left-right mirrored camera feed), `[:, ::-1]` makes it read the right way.
 
 Each crop is built on a 3x3 neighbourhood of real board squares (so premium labels and the
 neighbours' tiles match the layout), with tiles lifted by parallax (their tops shift up to
@@ -44,6 +45,7 @@ class CellLabels:
     square: np.ndarray  # str, the square's print: 'TW', 'DW', 'TL', 'DL', 'STAR' or ''
     lift: np.ndarray  # float32 [n, 2], top-face offset in squares (x, y) before rotation
     occluded: np.ndarray  # float32, fraction of the square covered by fingers
+    mirrored: np.ndarray  # bool, the crop is a left-right mirror image (applied before rotation)
 
     @property
     def index(self) -> np.ndarray:
@@ -118,10 +120,11 @@ def _fingers(img: np.ndarray, rng: np.random.Generator, res: float) -> float:
 
 
 def render_cells(n: int, seed: int, size: int = 64, margin: float = 0.25,
-                 classes: str = CLASSES) -> tuple[np.ndarray, CellLabels]:
+                 classes: str = CLASSES, mirror: float = 0.0) -> tuple[np.ndarray, CellLabels]:
     """n random cell crops (uint8 [n, size, size, 3] BGR) and their labels.
 
-    Classes are drawn uniformly from `classes` (repeat a character to weight it). Looks (board
+    Classes are drawn uniformly from `classes` (repeat a character to weight it); `mirror` is
+    the share of crops mirrored left-right, as from a mirrored webcam feed. Looks (board
     and tile set pairs) come from a pool of about n/64 (at most 512) drawn from the seed;
     everything is reproducible from (n, seed).
     """
@@ -130,7 +133,7 @@ def render_cells(n: int, seed: int, size: int = 64, margin: float = 0.25,
     looks = [draw_look(rng) for _ in range(min(512, max(1, n // 64)))]
     images = np.empty((n, size, size, 3), np.uint8)
     fields: dict[str, list] = {k: [None] * n
-                               for k in ("cls", "rot", "tf", "bf", "sq", "lift", "occ")}
+                               for k in ("cls", "rot", "tf", "bf", "sq", "lift", "occ", "mir")}
     letters = [c for c in CLASSES if c not in "?."]
     which = rng.integers(len(looks), size=n)
     # Grouped by look so each look's squares and sprites are drawn once and stay cached.
@@ -171,7 +174,9 @@ def render_cells(n: int, seed: int, size: int = 64, margin: float = 0.25,
         interp = cv2.INTER_AREA if out_w > size else cv2.INTER_LINEAR
         crop = cv2.resize(crop, (size, size), interpolation=interp)
         turn = int(rng.integers(4))
-        images[i] = np.rot90(crop, turn)
+        mirrored = bool(rng.random() < mirror)
+        images[i] = np.rot90(crop[:, ::-1] if mirrored else crop, turn)
+        fields["mir"][i] = mirrored
         fields["cls"][i] = cls
         fields["rot"][i] = 90 * turn
         fields["tf"][i] = tiles.family if cls != "." else ""
@@ -183,6 +188,6 @@ def render_cells(n: int, seed: int, size: int = 64, margin: float = 0.25,
         classes=np.array(fields["cls"], "<U1"), rotation=np.array(fields["rot"], np.int16),
         tile_family=np.array(fields["tf"]), board_family=np.array(fields["bf"]),
         square=np.array(fields["sq"]), lift=np.array(fields["lift"], np.float32).reshape(n, 2),
-        occluded=np.array(fields["occ"], np.float32),
+        occluded=np.array(fields["occ"], np.float32), mirrored=np.array(fields["mir"], bool),
     )
     return images, labels
