@@ -89,6 +89,8 @@ def replay(record: GcgRecord, rules: Rules, tileset: TileSet) -> Replay:
             checker.report(ev, "illegal", exc.reason)
             break
         done += 1
+    else:
+        checker.final_racks()
     return Replay(checker.game, tuple(checker.found), done)
 
 
@@ -100,6 +102,8 @@ class _Checker:
         self.recorded = [0, 0]
         self.found: list[Discrepancy] = []
         self.pending: list[tuple[int, int]] = []  # (player, score) of end lines still expected
+        self.play_rack = ""  # the rack recorded with the last play, to match its withdrawal
+        self.timed: set[int] = set()  # players who already had a time penalty
 
     def report(self, ev: GcgEvent, kind: str, reason: str, computed: int | None = None) -> None:
         recorded = ev.score if kind == "score" else ev.total if kind == "total" else None
@@ -134,8 +138,22 @@ class _Checker:
             except GameError as exc:
                 self._illegal(ev, exc, stop=False)
 
+    def final_racks(self) -> None:
+        """#rack1/#rack2 give the racks at the end of the record: they must be possible."""
+        for player in (0, 1):
+            rack = self.record.final_rack(player)
+            if rack:
+                try:
+                    check_rack(self.game, player, rack)
+                except GameError as exc:
+                    name = self.record.players[player].nickname
+                    self.found.append(
+                        Discrepancy(None, name, "illegal", f"#rack{player + 1}: {exc}")
+                    )
+
     def _play(self, ev: GcgEvent, player: int) -> int:
         self._on_turn(ev, player)
+        self.play_rack = ev.rack
         self._act(ev, play, ev.coord, ev.word)
         return self.game.turns[-1].score
 
@@ -172,6 +190,9 @@ class _Checker:
         last = self.game.last_play
         if last is None or last.player != player:
             self._illegal(ev, GameError("no-play", "no play of this player to withdraw"))
+        if ev.rack and self.play_rack and sorted(ev.rack) != sorted(self.play_rack):
+            why = f"withdrawn with rack {ev.rack}, played from {self.play_rack}"
+            self._illegal(ev, GameError("withdraw-rack", why), stop=False)
         self._apply(ev, withdraw)
         return self.game.turns[-1].score
 
@@ -227,6 +248,9 @@ class _Checker:
         rules = self.game.rules
         if self.game.phase != OVER or self.pending:
             self._illegal(ev, GameError("phase", "time penalties come after the game ends"))
+        if player in self.timed:
+            self._illegal(ev, GameError("time-twice", "a second time penalty for this player"))
+        self.timed.add(player)
         minutes = -ev.score // rules.time_penalty if rules.time_penalty and ev.score < 0 else 0
         before = len(self.game.turns)
         self._apply(ev, time_penalty, player, minutes * 60)
