@@ -139,18 +139,19 @@ def format_gcg(record: GcgRecord) -> str:
     """Write `record` as GCG text that parse_gcg reads back to an equal record (line numbers and
     source aside). Encode the result as UTF-8: it declares so on line 1 when it is not ASCII.
 
-    Players come first, then the pragmas in order, except #rackN which follow the events since
-    they give the racks at the point the record stops.
+    Players come first, then the pragmas in order; from the first #rackN on (the racks where the
+    record stops) they follow the events.
     """
     lines = [_join(f"#player{p.number}", p.nickname, p.name) for p in record.players]
-    trailing = []
-    for key, value in record.pragmas:
-        (trailing if _RACK_KEY.fullmatch(key) else lines).append(_join(f"#{key}", value))
+    pragmas = [_join(f"#{key}", value) for key, value in record.pragmas]
+    racks = (i for i, (key, _) in enumerate(record.pragmas) if _RACK_KEY.fullmatch(key))
+    split = next(racks, len(pragmas))
+    lines += pragmas[:split]
     lines += _note_lines(record.note)
     for event in record.events:
         lines.append(_format_event(event))
         lines += _note_lines(event.note)
-    lines += trailing
+    lines += pragmas[split:]
     text = "\n".join(lines) + "\n"
     return text if text.isascii() else f"#{_ENCODING_KEY} UTF-8\n{text}"
 
