@@ -117,11 +117,11 @@ class _LineGenerator:
         left = self.tiles - len(word)
         if left == 0:
             return
-        nexts = frozenset(ch for ch in node if ch != END and (blanks or counts.get(ch)))
-        self.lefts.append(_LeftPart(word, node, dict(counts), blanks, nexts))
+        nexts = [ch for ch in node if ch != END and (blanks or counts.get(ch))]
+        self.lefts.append(_LeftPart(word, node, dict(counts), blanks, frozenset(nexts)))
         if left == 1:
             return
-        for ch in nexts:
+        for ch in nexts:  # graph order, not set order, so the moves come in a repeatable order
             child = node[ch]
             if counts.get(ch):
                 counts[ch] -= 1
