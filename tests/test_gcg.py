@@ -403,6 +403,13 @@ def test_writer_output_is_standard_gcg():
     )
 
 
+def test_writer_keeps_pragma_order_when_a_rack_comes_first():
+    record = parse_gcg(HEAD + "#rack1 ABC\n#title late\n>Tim: AEITW 8D WAITE +24 24\n")
+    text = format_gcg(record)
+    assert text.endswith(">Tim: AEITW 8D WAITE +24 24\n#rack1 ABC\n#title late\n")
+    assert parse_gcg(text).pragmas == (("rack1", "ABC"), ("title", "late"))
+
+
 def test_writer_declares_utf8_only_when_needed():
     ascii_text = format_gcg(parse_gcg("#character-encoding UTF-8\n" + HEAD))
     assert not ascii_text.startswith("#character-encoding")
