@@ -44,6 +44,7 @@ class Turn:
     placed: tuple[Placement, ...] = ()
     words: tuple[Word, ...] = ()
     tiles: str = ""
+    count: int = 0  # tiles exchanged, also when which ones is unknown
 
 
 @dataclass(frozen=True)
@@ -234,7 +235,7 @@ def exchange(game: Game, tiles: str | int, rack: str | None = None) -> Game:
         if isinstance(tiles, str) and Counter(tiles) - Counter(rack):
             raise GameError("not-in-rack", f"exchanged {tiles} not on rack {rack}")
     shown = tiles if isinstance(tiles, str) else ""
-    return _next_turn(_with_turn(game, player, "exchange", 0, tiles=shown), zero=True)
+    return _next_turn(_with_turn(game, player, "exchange", 0, tiles=shown, count=count), zero=True)
 
 
 def racks_left(game: Game) -> str:

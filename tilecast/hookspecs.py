@@ -1,0 +1,80 @@
+"""Every hook Tilecast fires. Plugins implement any of them with `@hookimpl`.
+
+All hooks receive keyword arguments only, and only engine types (`tilecast.engine.*`) and the
+records in `tilecast.events`. Hooks fire after the event is safely in the game journal, in the
+order events happen. An exception in one plugin is logged and does not stop other plugins or the
+session. Every hook is documented with an example in docs/plugins.md.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pluggy
+
+from tilecast.engine.board import Board
+from tilecast.engine.game import Game, Result, Turn
+from tilecast.events import Alert, SessionInfo
+
+PROJECT = "tilecast"
+hookspec = pluggy.HookspecMarker(PROJECT)
+hookimpl = pluggy.HookimplMarker(PROJECT)
+
+
+@hookspec
+def tilecast_session_start(session: SessionInfo, game: Game) -> None:
+    """A session opened (fresh or resumed from its journal); `game` is its current state."""
+
+
+@hookspec
+def tilecast_board_committed(session: SessionInfo, board: Board, frame: int, time: float) -> None:
+    """The camera saw a still, unoccluded board that differs from the last one committed.
+
+    `board` is what was read (blanks carry a letter only once known), `frame` the frame index in
+    the source and `time` seconds since the source started.
+    """
+
+
+@hookspec
+def tilecast_move_recorded(session: SessionInfo, game: Game, turn: Turn) -> None:
+    """A scored line joined the record: a play, pass, exchange, challenge bonus, end-of-game
+    rack adjustment or time penalty. `turn` is `game.turns[-1]`."""
+
+
+@hookspec
+def tilecast_move_withdrawn(session: SessionInfo, game: Game, turn: Turn) -> None:
+    """The last play was taken back (a withdrawn phony); `turn` is the withdrawal line."""
+
+
+@hookspec
+def tilecast_blank_needs_letter(
+    session: SessionInfo, game: Game, turn_index: int, square: str, options: list[str]
+) -> None:
+    """A blank was played and the lexicon allows several letters (`options`, possibly empty);
+    the operator should say which. The game goes on meanwhile with the first option."""
+
+
+@hookspec
+def tilecast_record_changed(session: SessionInfo, game: Game, reason: str) -> None:
+    """The record was corrected (an inserted pass, a changed blank, a fixed misread...) and the
+    scores recomputed from the start; `game` is the whole corrected game."""
+
+
+@hookspec
+def tilecast_alert(session: SessionInfo, alert: Alert) -> None:
+    """Something for the TD: a discrepancy, a rule violation or a disturbed board."""
+
+
+@hookspec
+def tilecast_game_ended(session: SessionInfo, game: Game, result: Result) -> None:
+    """The game is over and `result` holds the final scores and the (capped) spread."""
+
+
+@hookspec
+def tilecast_session_end(session: SessionInfo, game: Game) -> None:
+    """The session is closing (source exhausted, Ctrl-C or shutdown); flush what you keep."""
+
+
+@hookspec
+def tilecast_server_routes(app: Any) -> None:
+    """The server is starting: `app` is the Flask app, add blueprints or routes to it."""
