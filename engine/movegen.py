@@ -251,23 +251,27 @@ class _LineGenerator:
         lm, wm = self.prem[pos]
         # A cross word here scores its tiles already down plus the new one, times the premium.
         crossing = None if allowed is None else self.cross_sum[pos]
-        counts = self.counts
+        counts, values, extend = self.counts, self.values, self._extend
+        # A tile down on the next square must continue the word: check before recursing.
+        after = row[pos + 1] if pos + 1 < SIZE else None
         for ch, child in node.items():
             if allowed is None:
                 if ch == END:
                     continue
             elif ch not in allowed:
                 continue
+            if after is not None and after not in child:
+                continue
             if counts.get(ch):
-                value = self.values[ch] * lm
+                value = values[ch] * lm
                 more = cross if crossing is None else cross + (crossing + value) * wm
                 counts[ch] -= 1
-                self._extend(child, pos + 1, word + ch, main + value, mult * wm, more, tiles - 1)
+                extend(child, pos + 1, word + ch, main + value, mult * wm, more, tiles - 1)
                 counts[ch] += 1
             if self.blanks:
                 more = cross if crossing is None else cross + crossing * wm
                 self.blanks -= 1
-                self._extend(child, pos + 1, word + ch.lower(), main, mult * wm, more, tiles - 1)
+                extend(child, pos + 1, word + ch.lower(), main, mult * wm, more, tiles - 1)
                 self.blanks += 1
 
     def _record(self, start: int, word: str, main: int, mult: int, cross: int, used: int) -> None:

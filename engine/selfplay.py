@@ -90,10 +90,15 @@ def choose(
     rack (`unseen_value`) for going out. Exchange when keeping the best tiles beats every play
     and the bag allows it; pass when there is nothing else."""
     moves = generate(board, rack, lexicon, tileset)
+    leaves: dict[str, int] = {}  # many plays use the same tiles: value each leave once
     if bag:
 
         def equity(m: Move) -> int:
-            return m.score + leave_value(remove(rack, m.tiles))
+            tiles = m.tiles
+            if tiles not in leaves:
+                leaves[tiles] = leave_value(remove(rack, tiles))
+            return m.score + leaves[tiles]
+
     else:
 
         def equity(m: Move) -> int:
