@@ -162,26 +162,27 @@ def _word_through(board: Board, r: int, c: int, across: bool) -> list[tuple[int,
     return squares
 
 
+def formed_words(board: Board, placed: tuple[Placement, ...]) -> list[list[tuple[int, int]]]:
+    """Squares of every word of two or more letters the play forms: the main word first, then
+    cross words in placement order. Assumes `validate` passed."""
+    after = board.with_tiles((p.row, p.col, p.tile) for p in placed)
+    across = main_direction(board, placed)
+    lines = [_word_through(after, placed[0].row, placed[0].col, across)]
+    lines += [_word_through(after, p.row, p.col, not across) for p in placed]
+    return [squares for squares in lines if len(squares) > 1]
+
+
 def score(board: Board, placed: tuple[Placement, ...], tileset: TileSet) -> Score:
     """Every word the play forms, each scored with premiums under its new tiles, plus the bingo.
 
-    Assumes `validate` passed. The main word comes first, then cross words in reading order.
+    Assumes `validate` passed.
     """
-    after = board.with_tiles((p.row, p.col, p.tile) for p in placed)
-    new = {(p.row, p.col) for p in placed}
-    across = main_direction(board, placed)
-    lines = [_word_through(after, placed[0].row, placed[0].col, across)]
-    for p in placed:
-        cross = _word_through(after, p.row, p.col, not across)
-        if len(cross) > 1:
-            lines.append(cross)
+    new = {(p.row, p.col): p.tile for p in placed}
     words = []
-    for squares in lines:
-        if len(squares) < 2:
-            continue
-        total, word_mult = 0, 1
+    for squares in formed_words(board, placed):
+        total, word_mult, text = 0, 1, []
         for r, c in squares:
-            tile = after.at(r, c)
+            tile = new.get((r, c)) or board.at(r, c)
             assert tile is not None
             value = tileset.value(tile)
             if (r, c) in new:
@@ -189,7 +190,7 @@ def score(board: Board, placed: tuple[Placement, ...], tileset: TileSet) -> Scor
                 value *= lm
                 word_mult *= wm
             total += value
-        text = "".join(after.at(r, c).letter for r, c in squares)  # type: ignore[union-attr]
-        words.append(Word(tuple(squares), text, total * word_mult))
+            text.append(tile.letter)
+        words.append(Word(tuple(squares), "".join(text), total * word_mult))
     bingo = len(placed) == RACK_SIZE
     return Score(sum(w.score for w in words) + (BINGO_BONUS if bingo else 0), tuple(words), bingo)
