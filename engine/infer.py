@@ -1,0 +1,189 @@
+"""Reading a move from the camera's per-cell probabilities.
+
+The classifier gives, for every square, a probability for each class (A-Z, '?' blank, '.' empty).
+Rather than trusting the top label of each square, we look for the most probable set of letters
+on the new squares that makes a legal play: placement rules, the tiles the set still holds and,
+when a lexicon is given, every word formed. A single misread letter is then corrected by those
+constraints instead of being recorded.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .board import SIZE, Board, Coord
+from .lexicon import Lexicon
+from .movegen import blank_letters
+from .play import IllegalPlay, Placement, formed_words, main_direction, validate
+from .tiles import Tile, TileSet
+
+CLASSES = "ABCDEFGHIJKLMNOPQRSTUVWXYZ?."
+BLANK_CLASS, EMPTY_CLASS = 26, 27
+
+Probs = Sequence[Sequence[float]]  # 225 rows (row-major squares) of len(CLASSES) probabilities
+
+
+@dataclass(frozen=True)
+class Change:
+    """How the camera's board differs from the game's board."""
+
+    added: tuple[tuple[int, int], ...]  # empty squares that now hold a tile
+    removed: tuple[tuple[int, int], ...]  # squares whose tile is gone
+    misread: tuple[tuple[int, int], ...]  # tiles that confidently read as another letter
+
+    @property
+    def none(self) -> bool:
+        return not (self.added or self.removed or self.misread)
+
+
+def expected_class(tile: Tile) -> int:
+    """The class a tile on the board should read as: a blank shows as a blank face."""
+    return BLANK_CLASS if tile.blank else CLASSES.index(tile.letter)
+
+
+def board_change(board: Board, probs: Probs, present: float = 0.5, sure: float = 0.9) -> Change:
+    """Squares gained, lost or contradicted; `present` is the tile probability that counts as a
+    tile, `sure` how confident another letter must be to call an existing tile misread."""
+    added, removed, misread = [], [], []
+    for i, p in enumerate(probs):
+        square = divmod(i, SIZE)
+        tile = board.at(*square)
+        if tile is None:
+            if 1.0 - p[EMPTY_CLASS] > present:
+                added.append(square)
+        elif p[EMPTY_CLASS] > 1.0 - present:
+            removed.append(square)
+        elif max(p) >= sure and max(range(len(p)), key=p.__getitem__) != expected_class(tile):
+            misread.append(square)
+    return Change(tuple(added), tuple(removed), tuple(misread))
+
+
+@dataclass(frozen=True)
+class Inferred:
+    """The play read from the board, or the best reading when no legal play fits."""
+
+    placed: tuple[Placement, ...]
+    coord: Coord | None
+    word: str
+    probability: float
+    legal: bool
+    reason: str = ""
+    blank_options: tuple[tuple[str, ...], ...] = ()  # every lexicon-valid naming of the blanks
+
+
+def notation(board: Board, placed: tuple[Placement, ...]) -> tuple[Coord, str]:
+    """GCG coordinate and word ('.' for tiles played through, lower case for blanks) of a play
+    that passed validation."""
+    squares = formed_words(board, placed)[0]
+    new = {(p.row, p.col): p.tile for p in placed}
+    word = "".join(new[sq].notation if sq in new else "." for sq in squares)
+    return Coord(squares[0][0], squares[0][1], main_direction(board, placed)), word
+
+
+def _candidates(p: Sequence[float], top: int) -> list[tuple[float, int]]:
+    """The `top` most probable tile classes of a square, as (-log p, class), p renormalised
+    over tile classes (the square is known to hold a tile)."""
+    tile_mass = sum(p[:EMPTY_CLASS]) or 1.0
+    ranked = sorted(range(EMPTY_CLASS), key=lambda k: -p[k])[:top]
+    return [(-math.log(max(p[k] / tile_mass, 1e-12)), k) for k in ranked]
+
+
+def _best_first(options: list[list[tuple[float, int]]], budget: int):
+    """Choices (one per square) in order of decreasing joint probability."""
+    start = (0,) * len(options)
+    heap = [(sum(o[0][0] for o in options), start)]
+    seen = {start}
+    while heap and budget > 0:
+        cost, idx = heapq.heappop(heap)
+        budget -= 1
+        yield cost, [options[i][j][1] for i, j in enumerate(idx)]
+        for i in range(len(idx)):
+            if idx[i] + 1 < len(options[i]):
+                nxt = idx[:i] + (idx[i] + 1,) + idx[i + 1 :]
+                if nxt not in seen:
+                    seen.add(nxt)
+                    step = options[i][idx[i] + 1][0] - options[i][idx[i]][0]
+                    heapq.heappush(heap, (cost + step, nxt))
+
+
+def infer_play(
+    board: Board,
+    probs: Probs,
+    squares: Sequence[tuple[int, int]],
+    tileset: TileSet,
+    lexicon: Lexicon | None = None,
+    top: int = 4,
+    budget: int = 4000,
+) -> Inferred:
+    """The most probable legal play on `squares` (the newly covered squares)."""
+    if not squares:
+        raise ValueError("no new squares to read a play from")
+    options = [_candidates(probs[r * SIZE + c], top) for r, c in squares]
+    first: Inferred | None = None
+    for cost, classes in _best_first(options, budget):
+        placed = tuple(
+            Placement(r, c, _tile(probs[r * SIZE + c], k))
+            for (r, c), k in zip(squares, classes, strict=True)
+        )
+        reading = _judge(board, placed, tileset, lexicon, math.exp(-cost))
+        if reading.legal:
+            return reading
+        first = first or reading
+    assert first is not None
+    return first
+
+
+def _tile(p: Sequence[float], k: int) -> Tile:
+    if k != BLANK_CLASS:
+        return Tile(CLASSES[k])
+    # A blank's letter is unknown to the camera; a stand-in until the lexicon or operator names it.
+    return Tile("A", blank=True)
+
+
+def _judge(
+    board: Board,
+    placed: tuple[Placement, ...],
+    tileset: TileSet,
+    lexicon: Lexicon | None,
+    probability: float,
+) -> Inferred:
+    try:
+        validate(board, placed, tileset)
+    except IllegalPlay as exc:
+        return Inferred(placed, None, "", probability, False, f"{exc.rule}: {exc}")
+    options: tuple[tuple[str, ...], ...] = ()
+    if lexicon is not None:
+        if any(p.tile.blank for p in placed):
+            options = tuple(blank_letters(lexicon, board, placed))
+            if not options:
+                coord, word = notation(board, placed)
+                return Inferred(
+                    placed,
+                    coord,
+                    word,
+                    probability,
+                    False,
+                    "lexicon: no letters for the blanks make every word valid",
+                )
+            placed = _name_blanks(placed, options[0])
+        else:
+            after = board.with_tiles((p.row, p.col, p.tile) for p in placed)
+            for squares in formed_words(board, placed):
+                text = "".join(after.at(r, c).letter for r, c in squares)  # type: ignore[union-attr]
+                if text not in lexicon:
+                    coord, word = notation(board, placed)
+                    return Inferred(
+                        placed, coord, word, probability, False, f"lexicon: {text} is not a word"
+                    )
+    coord, word = notation(board, placed)
+    return Inferred(placed, coord, word, probability, True, blank_options=options)
+
+
+def _name_blanks(placed: tuple[Placement, ...], letters: tuple[str, ...]) -> tuple[Placement, ...]:
+    it = iter(letters)
+    return tuple(
+        Placement(p.row, p.col, Tile(next(it), blank=True)) if p.tile.blank else p for p in placed
+    )

@@ -1,0 +1,80 @@
+"""Move inference from per-cell probabilities: constraints fix single misreads."""
+
+import pytest
+
+from tilecast.engine.board import Board, parse_coord
+from tilecast.engine.infer import CLASSES, EMPTY_CLASS, board_change, infer_play
+from tilecast.engine.lexicon import Lexicon
+from tilecast.engine.play import placements_for
+
+LEX = Lexicon(["CAT", "CATS", "AT", "TA", "COT", "ACT", "QI", "ZA", "QAT"])
+
+
+def probs_for(board, readings=None):
+    """Probabilities as a sharp classifier would give for `board`, with `readings` overriding
+    squares: {(r, c): {class_char: p, ...}}."""
+    rows = []
+    for r in range(15):
+        for c in range(15):
+            p = [0.0] * len(CLASSES)
+            tile = board.at(r, c)
+            if tile is None:
+                p[EMPTY_CLASS] = 1.0
+            else:
+                p[CLASSES.index("?" if tile.blank else tile.letter)] = 1.0
+            over = (readings or {}).get((r, c))
+            if over:
+                p = [over.get(ch, 0.0) for ch in CLASSES]
+            rows.append(p)
+    return rows
+
+
+def after(board, coord, word):
+    placed = placements_for(board, parse_coord(coord), word)
+    return board.with_tiles((p.row, p.col, p.tile) for p in placed)
+
+
+def test_clean_reading_gives_the_play(english):
+    seen = after(Board(), "8G", "CAT")
+    probs = probs_for(seen)
+    change = board_change(Board(), probs)
+    assert change.added == ((7, 6), (7, 7), (7, 8)) and not change.removed
+    got = infer_play(Board(), probs, change.added, english, LEX)
+    assert got.legal and (str(got.coord), got.word) == ("8G", "CAT")
+
+
+def test_misread_letter_is_corrected_by_the_lexicon(english):
+    seen = after(Board(), "8G", "CAT")
+    # the camera prefers O over A on the middle square
+    probs = probs_for(seen, {(7, 7): {"O": 0.5, "A": 0.3, "Q": 0.2}})
+    assert infer_play(Board(), probs, ((7, 6), (7, 7), (7, 8)), english, LEX).word == "COT"
+    lex = Lexicon(["CAT"])
+    got = infer_play(Board(), probs, ((7, 6), (7, 7), (7, 8)), english, lex)
+    assert got.word == "CAT" and got.legal and got.probability == pytest.approx(0.3)
+
+
+def test_tile_counts_rule_out_impossible_letters_without_a_lexicon(english):
+    board = after(Board(), "8G", "ZA")  # the only Z is on the board
+    probs = probs_for(board, {(8, 6): {"Z": 0.6, "Q": 0.4}, (8, 7): {"A": 0.9, "I": 0.1}})
+    got = infer_play(board, probs, ((8, 6), (8, 7)), english)
+    assert got.legal and got.word == "QA"
+
+
+def test_blank_letter_from_the_lexicon(english):
+    board = after(Board(), "8G", "CA")
+    probs = probs_for(board, {(7, 8): {"?": 0.95, "T": 0.05}})
+    got = infer_play(board, probs, ((7, 8),), english, LEX)
+    assert got.legal and got.word == "..t" and got.blank_options == (("T",),)
+
+
+def test_no_legal_reading_is_reported_not_invented(english):
+    probs = probs_for(Board(), {(0, 0): {"A": 1.0}, (0, 1): {"T": 1.0}})
+    got = infer_play(Board(), probs, ((0, 0), (0, 1)), english, LEX)
+    assert not got.legal and got.reason.startswith("centre")
+
+
+def test_removed_and_misread_tiles_are_seen(english):
+    board = after(Board(), "8G", "CAT")
+    probs = probs_for(Board(), {(7, 6): {"C": 1.0}, (7, 7): {"O": 0.97, "A": 0.03}})
+    change = board_change(board, probs)
+    assert change.removed == ((7, 8),) and change.misread == ((7, 7),) and not change.added
