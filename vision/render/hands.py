@@ -125,3 +125,24 @@ def paint_hand(img: np.ndarray, look: HandLook, skin: np.ndarray, sleeve: np.nda
     cover = cover.copy()
     cover[roi] = (alpha * 255).astype(np.uint8)
     return cover
+
+
+def cast_shadow(img: np.ndarray, cover: np.ndarray, offset: tuple[float, float], soft: float,
+                strength: float) -> None:
+    """Darken img (in place) under the shadow of a mask displaced by offset (pixels) and blurred
+    by soft (pixels); worked at quarter resolution since a shadow has no fine detail."""
+    h, w = cover.shape
+    small = cv2.resize(cover, (w // 4, h // 4), interpolation=cv2.INTER_AREA)
+    m = np.float32([[1, 0, offset[0] / 4], [0, 1, offset[1] / 4]])
+    small = cv2.warpAffine(small, m, (w // 4, h // 4))
+    if soft > 2:
+        small = cv2.GaussianBlur(small, (0, 0), soft / 4)
+    ys, xs = np.nonzero(small > 2)
+    if len(ys) == 0:
+        return
+    y0, y1, x0, x1 = ys.min(), ys.max() + 1, xs.min(), xs.max() + 1
+    win = np.s_[y0 * 4:y1 * 4, x0 * 4:x1 * 4]
+    part = cv2.resize(small[y0:y1, x0:x1], ((x1 - x0) * 4, (y1 - y0) * 4),
+                      interpolation=cv2.INTER_LINEAR)
+    dark = part.astype(np.float32) * (strength / 255)
+    img[win] = cv2.blendLinear(img[win], np.zeros_like(img[win]), 1 - dark, dark)
