@@ -57,6 +57,8 @@ def generate(board: Board, rack: str, lexicon: Lexicon, tileset: TileSet) -> lis
 
     A single tile that forms words both ways is reported once, reading across (as engine.play
     reads it). On an empty board plays through the centre are generated both across and down.
+    The rack is taken to come from the bag: tile-set counts are not checked again. Moves come
+    in the same order every run, so choices among equal moves are repeatable.
     """
     for face in rack:
         if face != BLANK and face not in ascii_uppercase:
