@@ -17,7 +17,7 @@ from string import ascii_uppercase
 
 from .board import CENTRE, SIZE, Board, Coord, premium
 from .lexicon import END, Lexicon
-from .play import BINGO_BONUS, RACK_SIZE, Placement, main_direction
+from .play import BINGO_BONUS, RACK_SIZE, Placement, formed_words
 from .tiles import BLANK, Tile, TileSet
 
 _TILES = {(ch, blank): Tile(ch, blank) for ch in ascii_uppercase for blank in (False, True)}
@@ -311,7 +311,7 @@ def blank_letters(
         else list(unknown)
     )
     after = board.with_tiles((p.row, p.col, p.tile) for p in placed)
-    words = _formed_words(board, after, placed)
+    words = formed_words(board, placed)
     found = []
     for choice in product(ascii_uppercase, repeat=len(indices)):
         named = {(placed[i].row, placed[i].col): ch for i, ch in zip(indices, choice, strict=True)}
@@ -322,23 +322,3 @@ def blank_letters(
             found.append(choice)
     return found
 
-
-def _formed_words(
-    board: Board, after: Board, placed: tuple[Placement, ...]
-) -> list[list[tuple[int, int]]]:
-    """Squares of every word of two or more letters that the play forms."""
-    across = main_direction(board, placed)
-    lines = [_word_through(after, placed[0].row, placed[0].col, across)]
-    lines += [_word_through(after, p.row, p.col, not across) for p in placed]
-    return [squares for squares in lines if len(squares) > 1]
-
-
-def _word_through(board: Board, r: int, c: int, across: bool) -> list[tuple[int, int]]:
-    dr, dc = (0, 1) if across else (1, 0)
-    while board.occupied(r - dr, c - dc):
-        r, c = r - dr, c - dc
-    squares = []
-    while board.occupied(r, c):
-        squares.append((r, c))
-        r, c = r + dr, c + dc
-    return squares
