@@ -1,0 +1,304 @@
+"""The record of one game, rebuilt from journal entries: camera commits and operator input.
+
+The game is a fold of `actions` (plays, passes, exchanges, withdrawals, challenges, end, time)
+over engine functions, so a correction anywhere (an inserted pass, a renamed blank, a fixed
+misread) just edits the list and recomputes every score. Each call returns the notifications the
+session should send to plugins, after the entry is safely journaled.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from tilecast.engine import game as g
+from tilecast.engine.board import parse_coord, square_name
+from tilecast.engine.infer import Probs, board_change, infer_play
+from tilecast.engine.lexicon import Lexicon
+from tilecast.engine.rules import Rules
+from tilecast.engine.tiles import TileSet
+from tilecast.events import Alert
+
+Note = tuple[str, dict[str, Any]]  # (hook name without the tilecast_ prefix, arguments)
+
+
+class InputError(ValueError):
+    """An operator or events-file entry that is malformed or not allowed now."""
+
+
+@dataclass
+class Recorder:
+    rules: Rules
+    tileset: TileSet
+    lexicon: Lexicon | None = None
+    actions: list[dict[str, Any]] = field(default_factory=list)
+    game: g.Game = field(init=False)
+    disturbed: tuple = ()  # the last disturbance alerted, so a still board is not re-alerted
+
+    def __post_init__(self) -> None:
+        self.game = g.new_game(self.rules, self.tileset)
+
+    # -- rebuilding ----------------------------------------------------------------------
+
+    def rebuild(self, actions: list[dict[str, Any]]) -> g.Game:
+        """Fold actions over the engine; raises InputError naming the first that fails."""
+        game = g.new_game(self.rules, self.tileset)
+        for i, action in enumerate(actions):
+            try:
+                game = _apply(game, action)
+            except (g.GameError, ValueError, KeyError) as exc:
+                raise InputError(f"action {i} ({action.get('type')}): {exc}") from exc
+        return game
+
+    def _commit(self, actions: list[dict[str, Any]]) -> g.Game:
+        game = self.rebuild(actions)
+        self.actions, self.game = actions, game
+        return game
+
+    # -- entries -------------------------------------------------------------------------
+
+    def apply(self, entry: dict[str, Any]) -> list[Note]:
+        """Apply one journal entry (its `type` says which kind) and say what happened."""
+        kind = entry.get("type")
+        handler = getattr(self, f"_on_{str(kind).replace('-', '_')}", None)
+        if handler is None:
+            raise InputError(f"unknown event type {kind!r}")
+        return handler(entry)
+
+    def _moved(self, before: int) -> list[Note]:
+        notes: list[Note] = []
+        for turn in self.game.turns[before:]:
+            hook = "move_withdrawn" if turn.kind == "withdraw" else "move_recorded"
+            notes.append((hook, {"game": self.game, "turn": turn}))
+        if self.game.phase == g.OVER:
+            notes.append(("game_ended", {"game": self.game, "result": g.result(self.game)}))
+        return notes
+
+    def _act(self, action: dict[str, Any]) -> list[Note]:
+        before = len(self.game.turns)
+        self._commit(self.actions + [action])
+        return self._moved(before)
+
+    def _on_play(self, e: dict[str, Any]) -> list[Note]:
+        notes = self._act({"type": "play", "coord": e["coord"], "word": e["word"]})
+        options = e.get("blank_options")
+        if options is not None and len(options) != 1 and any(ch.islower() for ch in e["word"]):
+            blank = next(i for i, ch in enumerate(e["word"]) if ch.islower())
+            square = square_name(*parse_coord(e["coord"]).cells(blank + 1)[-1])
+            notes.append(
+                (
+                    "blank_needs_letter",
+                    {
+                        "game": self.game,
+                        "turn_index": len(self.game.turns) - 1,
+                        "square": square,
+                        "options": ["".join(o) for o in options],
+                    },
+                )
+            )
+        return notes
+
+    def _on_pass(self, e: dict[str, Any]) -> list[Note]:
+        return self._act({"type": "pass"})
+
+    def _on_exchange(self, e: dict[str, Any]) -> list[Note]:
+        tiles = e.get("tiles") or int(e.get("count", 0))
+        if self.game.bag < self.rules.exchange_min_bag:
+            alert = Alert(
+                "exchange-bag",
+                f"exchange with {self.game.bag} tiles in the bag",
+                "violation",
+                len(self.game.turns),
+                e.get("time", 0.0),
+            )
+            return [("alert", {"alert": alert})]
+        return self._act({"type": "exchange", "tiles": tiles})
+
+    def _on_withdraw(self, e: dict[str, Any]) -> list[Note]:
+        return self._act({"type": "withdraw"})
+
+    def _on_challenge(self, e: dict[str, Any]) -> list[Note]:
+        """The operator's challenge outcome: an invalid play comes off; a valid one pays the
+        challenged player (points) or costs the challenger the turn (double)."""
+        if not e.get("valid", True):
+            return self._act({"type": "withdraw"})
+        if self.rules.challenge == "points":
+            return self._act({"type": "challenge", "words": int(e.get("words", 1))})
+        if self.rules.challenge == "double":
+            return self._act({"type": "pass"})
+        return []
+
+    def _on_end(self, e: dict[str, Any]) -> list[Note]:
+        racks = e.get("racks")
+        return self._act({"type": "end", **({"racks": racks} if racks else {})})
+
+    def _on_time(self, e: dict[str, Any]) -> list[Note]:
+        return self._act(
+            {"type": "time", "player": int(e["player"]), "seconds_over": int(e["seconds_over"])}
+        )
+
+    def _on_announce(self, e: dict[str, Any]) -> list[Note]:
+        """A player's announced score for their last play, checked against the rules."""
+        last = next((t for t in reversed(self.game.turns) if t.kind == "play"), None)
+        said = int(e["score"])
+        if last is None or last.score == said:
+            return []
+        alert = Alert(
+            "score-discrepancy",
+            f"announced {said} for {last.word}, rules give {last.score}",
+            "warning",
+            len(self.game.turns) - 1,
+            e.get("time", 0.0),
+            {"announced": said, "computed": last.score, "player": last.player},
+        )
+        return [("alert", {"alert": alert})]
+
+    def _on_slip(self, e: dict[str, Any]) -> list[Note]:
+        """The results slip's scores against the computed final scores."""
+        slip = tuple(int(x) for x in e["scores"])
+        if slip == self.game.scores:
+            return []
+        alert = Alert(
+            "slip-discrepancy",
+            f"results slip says {slip[0]}-{slip[1]}, record "
+            f"gives {self.game.scores[0]}-{self.game.scores[1]}",
+            "warning",
+            None,
+            e.get("time", 0.0),
+            {"slip": list(slip), "computed": list(self.game.scores)},
+        )
+        return [("alert", {"alert": alert})]
+
+    def _on_correct(self, e: dict[str, Any]) -> list[Note]:
+        """Edit the action list: insert, replace or delete action `index`; scores are
+        recomputed from the start and the change is kept in the journal."""
+        actions = list(self.actions)
+        index, op = int(e["index"]), e["op"]
+        if not 0 <= index <= len(actions) - (op != "insert"):
+            raise InputError(f"no action {index} to {op}")
+        if op == "insert":
+            actions.insert(index, e["action"])
+        elif op == "replace":
+            actions[index] = e["action"]
+        elif op == "delete":
+            del actions[index]
+        else:
+            raise InputError(f"unknown correction {op!r}")
+        self._commit(actions)
+        return [("record_changed", {"game": self.game, "reason": e.get("reason", op)})]
+
+    def _on_blank(self, e: dict[str, Any]) -> list[Note]:
+        """Name the blank(s) of play action `index` (letters in order of the blanks)."""
+        index, letters = int(e["index"]), str(e["letters"]).upper()
+        action = dict(self.actions[index])
+        word, it = action["word"], iter(letters)
+        action["word"] = "".join(next(it, ch).lower() if ch.islower() else ch for ch in word)
+        return self._on_correct(
+            {"op": "replace", "index": index, "action": action, "reason": f"blank named {letters}"}
+        )
+
+    def _on_clock(self, e: dict[str, Any]) -> list[Note]:
+        return []  # kept in the journal for the server's clocks
+
+    def _on_board(self, e: dict[str, Any]) -> list[Note]:
+        return []  # an audit copy of what the camera read; its move is journaled separately
+
+    # -- camera --------------------------------------------------------------------------
+
+    def read_board(self, probs: Probs, time: float) -> list[dict[str, Any]]:
+        """Turn a committed camera reading into journal entries to append (not yet applied)."""
+        game = self.game
+        change = board_change(game.board, probs)
+        if change.none or game.phase == g.OVER:
+            return []
+        last = game.last_play
+        if change.removed and not change.added:
+            if last and set(change.removed) == {(p.row, p.col) for p in last.placed}:
+                return [{"type": "withdraw", "source": "camera", "time": time}]
+            return self._disturbed(change, time, "tiles removed")
+        if change.removed:
+            return self._disturbed(change, time, "tiles moved")
+        if not change.added or game.phase != g.PLAYING:
+            return []
+        reading = infer_play(game.board, probs, change.added, self.tileset, self.lexicon)
+        note: list[dict[str, Any]] = []
+        if not reading.legal and self.lexicon is not None:
+            unchecked = infer_play(game.board, probs, change.added, self.tileset)
+            if unchecked.legal:
+                note = [
+                    _alert(
+                        "phony",
+                        f"{unchecked.coord} {unchecked.word}: {reading.reason}",
+                        "info",
+                        len(game.turns),
+                        time,
+                    )
+                ]
+                reading = unchecked
+        if not reading.legal:
+            return self._disturbed(
+                change, time, f"not a legal play ({reading.reason})", kind="illegal-play"
+            )
+        self.disturbed = ()
+        entry = {
+            "type": "play",
+            "source": "camera",
+            "time": time,
+            "coord": str(reading.coord),
+            "word": reading.word,
+            "probability": round(reading.probability, 4),
+        }
+        if any(p.tile.blank for p in reading.placed):
+            entry["blank_options"] = [list(o) for o in reading.blank_options]
+        return note + [entry]
+
+    def _disturbed(self, change, time: float, what: str, kind: str = "board-disturbed"):
+        key = (change.added, change.removed)
+        if key == self.disturbed:
+            return []
+        self.disturbed = key
+        squares = [square_name(*sq) for sq in change.added + change.removed]
+        return [
+            _alert(kind, f"{what}: {' '.join(squares)}", "violation", len(self.game.turns), time)
+        ]
+
+    def _on_alert(self, e: dict[str, Any]) -> list[Note]:
+        fields = {
+            k: e[k] for k in ("kind", "message", "severity", "turn", "time", "data") if k in e
+        }
+        return [("alert", {"alert": Alert(**fields)})]
+
+
+def _alert(kind: str, message: str, severity: str, turn: int, time: float) -> dict[str, Any]:
+    return {
+        "type": "alert",
+        "kind": kind,
+        "message": message,
+        "severity": severity,
+        "turn": turn,
+        "time": time,
+    }
+
+
+def _apply(game: g.Game, a: dict[str, Any]) -> g.Game:
+    kind = a["type"]
+    if kind == "play":
+        return g.play(game, parse_coord(a["coord"]), a["word"])
+    if kind == "pass":
+        return g.pass_turn(game)
+    if kind == "exchange":
+        return g.exchange(game, a["tiles"])
+    if kind == "withdraw":
+        return g.withdraw(game)
+    if kind == "challenge":
+        return g.challenge_bonus(game, int(a.get("words", 1)))
+    if kind == "time":
+        return g.time_penalty(game, int(a["player"]), int(a["seconds_over"]))
+    if kind == "end":
+        if game.phase == g.OUT:
+            return g.end_out(game)
+        if game.phase == g.SCORELESS and a.get("racks"):
+            return g.end_scoreless(game, tuple(a["racks"]))
+        raise g.GameError("phase", f"cannot end the game in phase {game.phase!r}")
+    raise InputError(f"unknown action {kind!r}")
+

@@ -1,0 +1,63 @@
+"""Deciding when the board is still and unoccluded long enough to commit what it shows.
+
+Frames arrive with a motion score (how much the rectified board changed since the previous
+frame) and the classifier's per-cell probabilities. A reading is committed once the board has
+been still for `still_s` seconds and every cell's top label agreed across that window; the
+committed probabilities are the window's mean, so motion blur right after a tile lands, a flicker
+or a passing hand never becomes a move. Each still period commits at most once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+
+@dataclass(frozen=True)
+class StillConfig:
+    still_s: float = 1.0  # how long the board must rest before it is read
+    motion: float = 4.0  # mean absolute grey-level change per pixel that counts as motion
+    agree: float = 0.9  # share of the window's frames whose labels must match the last frame
+
+
+def motion_score(previous: np.ndarray | None, current: np.ndarray) -> float:
+    """Largest mean absolute change over the 15x15 cells of two rectified greyscale boards:
+    one hand over a few squares is motion even if the rest of the board is still."""
+    if previous is None or previous.shape != current.shape:
+        return float("inf")
+    diff = cv2.absdiff(previous, current).astype(np.float32)
+    cells = cv2.resize(diff, (15, 15), interpolation=cv2.INTER_AREA)
+    return float(cells.max())
+
+
+class StillnessGate:
+    """Feed it one frame's (time, motion, probs); it returns the probabilities to commit, or
+    None while the board moves, settles or has already been committed."""
+
+    def __init__(self, cfg: StillConfig | None = None) -> None:
+        self.cfg = cfg or StillConfig()
+        self._since: float | None = None
+        self._window: list[np.ndarray] = []
+        self._done = False
+
+    def feed(self, time: float, motion: float, probs: np.ndarray) -> np.ndarray | None:
+        if motion > self.cfg.motion:
+            self._since, self._window, self._done = None, [], False
+            return None
+        if self._since is None:
+            self._since = time
+        self._window.append(probs)
+        if self._done or time - self._since < self.cfg.still_s:
+            return None
+        labels = np.stack([p.argmax(axis=1) for p in self._window])
+        agree = (labels == labels[-1]).all(axis=1).mean()
+        if agree < self.cfg.agree:
+            self._window = self._window[-1:]
+            self._since = time
+            return None
+        self._done = True
+        mean = np.mean(self._window, axis=0)
+        self._window = []
+        return mean
