@@ -1,0 +1,71 @@
+"""A session per board: wires a frame source through vision to the recorder, journals every
+event before plugins hear of it, and resumes from the journal after a crash."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pluggy
+
+from tilecast.engine.board import SIZE
+from tilecast.engine.game import OUT
+from tilecast.engine.infer import CLASSES
+from tilecast.events import SessionInfo
+from tilecast.journal import Journal
+from tilecast.plugins import fire
+from tilecast.recorder import Recorder
+
+log = logging.getLogger(__name__)
+
+
+class Session:
+    """Owns one board's journal and record. Every change goes through `submit`."""
+
+    def __init__(self, info: SessionInfo, recorder: Recorder, pm: pluggy.PluginManager) -> None:
+        self.info, self.recorder, self.pm = info, recorder, pm
+        self.journal = Journal(Path(info.out_dir) / f"{info.board}.journal.jsonl")
+        for entry in self.journal.entries:  # resume: the journal is the truth
+            self.recorder.apply(entry)
+        self._fire("session_start", game=self.recorder.game)
+
+    @property
+    def game(self):
+        return self.recorder.game
+
+    @property
+    def resume_frame(self) -> int:
+        """The last frame whose reading is in the journal (-1 for none): a restarted offline
+        run continues after it."""
+        frames = [e["frame"] for e in self.journal.entries if e.get("type") == "board"]
+        return max(frames, default=-1)
+
+    def _fire(self, hook: str, **kwargs: Any) -> None:
+        fire(self.pm, f"tilecast_{hook}", session=self.info, **kwargs)
+
+    def submit(self, entry: dict[str, Any]) -> None:
+        """Check an entry against the record, journal it durably, then tell the plugins.
+        Raises recorder.InputError (and journals nothing) for an entry that cannot apply."""
+        notes = self.recorder.apply(dict(entry))
+        self.journal.append(entry)
+        for hook, kwargs in notes:
+            self._fire(hook, **kwargs)
+
+    def camera(self, probs: np.ndarray, frame: int, time: float) -> None:
+        """A committed (still) camera reading: journal what was read, then any move in it."""
+        top = probs.argmax(axis=1)
+        rows = ["".join(CLASSES[k] for k in top[r * SIZE : (r + 1) * SIZE]) for r in range(SIZE)]
+        self.submit({"type": "board", "frame": frame, "time": round(time, 3), "rows": rows})
+        for entry in self.recorder.read_board(probs.tolist(), round(time, 3)):
+            self.submit(entry)
+        self._fire("board_committed", board=self.game.board, frame=frame, time=time)
+
+    def close(self, settle: bool = False) -> None:
+        """End the session; with `settle`, an out-play still pending is accepted (the source
+        ended, so no withdrawal can follow)."""
+        if settle and self.game.phase == OUT:
+            self.submit({"type": "end", "source": "end-of-source"})
+        self._fire("session_end", game=self.game)
+        self.journal.close()

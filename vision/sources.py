@@ -1,0 +1,75 @@
+"""Frame sources: a camera index, a video file, an RTSP/HTTP stream or a folder of images.
+
+Each yields (frame index, seconds since the start, BGR frame); thin adapters over OpenCV so the
+rest of the pipeline never knows where frames come from.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".bmp", ".webp"}
+
+Frame = tuple[int, float, np.ndarray]
+
+
+class SourceError(RuntimeError):
+    """The source cannot be opened or read."""
+
+
+def frames(spec: str, start: int = 0, step: int = 1, folder_fps: float = 10.0) -> Iterator[Frame]:
+    """Frames from `spec` from frame `start` on, every `step`-th one.
+
+    A folder's images play in name order at `folder_fps`.
+    """
+    path = Path(spec)
+    if path.is_dir():
+        yield from _folder(path, start, step, folder_fps)
+        return
+    if not (spec.isdigit() or "://" in spec or path.is_file()):
+        raise SourceError(f"no such camera, file, folder or stream: {spec}")
+    cap = cv2.VideoCapture(int(spec) if spec.isdigit() else spec)
+    if not cap.isOpened():
+        raise SourceError(f"cannot open video source {spec}")
+    fps = cap.get(cv2.CAP_PROP_FPS) or 30.0
+    live = spec.isdigit() or "://" in spec
+    try:
+        index = 0
+        while cap.grab():  # grab() moves on without decoding; retrieve() decodes
+            if index >= start and (index - start) % step == 0:
+                ok, frame = cap.retrieve()
+                if not ok:
+                    raise SourceError(f"cannot decode frame {index} of {spec}")
+                t = cap.get(cv2.CAP_PROP_POS_MSEC) / 1000.0 if live else index / fps
+                yield index, t, frame
+            index += 1
+    finally:
+        cap.release()
+
+
+def _folder(path: Path, start: int, step: int, fps: float) -> Iterator[Frame]:
+    files = sorted(p for p in path.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+    if not files:
+        raise SourceError(f"no images in folder {path}")
+    for index in range(start, len(files), step):
+        frame = cv2.imread(str(files[index]), cv2.IMREAD_COLOR)
+        if frame is None:
+            raise SourceError(f"cannot read image {files[index]}")
+        yield index, index / fps, frame
+
+
+def frame_count(spec: str) -> int:
+    """Frames in a file or folder (0 when unknown, as for a live camera)."""
+    path = Path(spec)
+    if path.is_dir():
+        return sum(p.suffix.lower() in IMAGE_SUFFIXES for p in path.iterdir())
+    if path.is_file():
+        cap = cv2.VideoCapture(spec)
+        count = int(cap.get(cv2.CAP_PROP_FRAME_COUNT))
+        cap.release()
+        return max(count, 0)
+    return 0
