@@ -55,11 +55,13 @@ class Session:
 
     def camera(self, probs: np.ndarray, frame: int, time: float) -> None:
         """A committed (still) camera reading: journal what was read, then any move in it."""
+        for entry in self.recorder.read_board(probs.tolist(), round(time, 3)):
+            self.submit(entry)
+        # Journaled after the moves it caused: a crash in between re-reads this frame, and the
+        # moves already recorded make it no change.
         top = probs.argmax(axis=1)
         rows = ["".join(CLASSES[k] for k in top[r * SIZE : (r + 1) * SIZE]) for r in range(SIZE)]
         self.submit({"type": "board", "frame": frame, "time": round(time, 3), "rows": rows})
-        for entry in self.recorder.read_board(probs.tolist(), round(time, 3)):
-            self.submit(entry)
         self._fire("board_committed", board=self.game.board, frame=frame, time=time)
 
     def close(self, settle: bool = False) -> None:

@@ -1,0 +1,199 @@
+"""Journal, record rebuilding, camera readings to moves, and the session's ordering."""
+
+import json
+
+import numpy as np
+import pytest
+
+from tilecast.engine.board import Board, parse_coord
+from tilecast.engine.infer import CLASSES, EMPTY_CLASS
+from tilecast.engine.lexicon import Lexicon
+from tilecast.engine.play import placements_for
+from tilecast.events import SessionInfo
+from tilecast.hookspecs import hookimpl
+from tilecast.journal import Journal, JournalError
+from tilecast.plugins import plugin_manager
+from tilecast.recorder import InputError, Recorder
+from tilecast.session import Session
+from tilecast.vision.stillness import StillConfig, StillnessGate
+
+LEX = Lexicon(["WINDY", "GALE", "AWE", "WE", "AW", "GAL", "AD", "CAT"])
+
+
+def probs_of(board, over=None):
+    p = np.zeros((225, len(CLASSES)))
+    for i in range(225):
+        tile = board.at(*divmod(i, 15))
+        p[i, EMPTY_CLASS if tile is None else CLASSES.index("?" if tile.blank else tile.letter)] = 1
+    for (r, c), reading in (over or {}).items():
+        p[r * 15 + c] = [reading.get(ch, 0.0) for ch in CLASSES]
+    return p
+
+
+def put(board, coord, word):
+    placed = placements_for(board, parse_coord(coord), word)
+    return board.with_tiles((q.row, q.col, q.tile) for q in placed)
+
+
+def test_journal_is_append_only_and_survives_a_torn_last_line(tmp_path):
+    j = Journal(tmp_path / "g.jsonl")
+    j.append({"type": "pass"})
+    j.append({"type": "pass"})
+    j.close()
+    with open(tmp_path / "g.jsonl", "ab") as fh:
+        fh.write(b'{"type": "pa')  # a crash mid-write
+    again = Journal(tmp_path / "g.jsonl")
+    assert [e["seq"] for e in again.entries] == [0, 1]
+    again.append({"type": "exchange", "count": 2})
+    again.close()
+    lines = (tmp_path / "g.jsonl").read_text().splitlines()
+    assert [json.loads(x)["seq"] for x in lines] == [0, 1, 2]
+
+
+def test_damaged_journal_middle_is_an_error_not_a_loss(tmp_path):
+    (tmp_path / "g.jsonl").write_text('{"seq":0}\nnot json\n{"seq":2}\n')
+    with pytest.raises(JournalError, match=":2:"):
+        Journal(tmp_path / "g.jsonl")
+
+
+def recorder(english, wespa, lexicon=LEX):
+    return Recorder(wespa, english, lexicon)
+
+
+def camera(rec, probs):
+    notes = []
+    for entry in rec.read_board(probs.tolist(), 1.0):
+        notes += rec.apply(entry)
+    return notes
+
+
+def test_camera_reading_becomes_a_scored_play(english, wespa):
+    rec = recorder(english, wespa)
+    notes = camera(rec, probs_of(put(Board(), "8D", "WINDY")))
+    assert [n[0] for n in notes] == ["move_recorded"]
+    assert rec.game.scores == (32, 0) and rec.game.turns[-1].word == "WINDY"
+    assert camera(rec, probs_of(rec.game.board)) == []  # same board again: no move
+
+
+def test_removed_last_play_is_a_withdrawal_and_older_tiles_an_alert(english, wespa):
+    rec = recorder(english, wespa)
+    first = put(Board(), "8D", "WINDY")
+    camera(rec, probs_of(first))
+    camera(rec, probs_of(put(first, "7C", "GALE")))
+    assert rec.game.scores == (32, 16)
+    notes = camera(rec, probs_of(first))
+    assert [n[0] for n in notes] == ["move_withdrawn"] and rec.game.scores == (32, 0)
+    disturbed = first.without([(7, 3)])
+    notes = camera(rec, probs_of(disturbed))
+    assert [n[0] for n in notes] == ["alert"]
+    assert notes[0][1]["alert"].kind == "board-disturbed"
+    assert camera(rec, probs_of(disturbed)) == []  # the same disturbance is not re-alerted
+    assert rec.game.scores == (32, 0)  # history is never rewritten silently
+
+
+def test_corrections_recompute_every_score(english, wespa):
+    rec = recorder(english, wespa)
+    camera(rec, probs_of(put(Board(), "8D", "WINDY")))
+    camera(rec, probs_of(put(put(Board(), "8D", "WINDY"), "7C", "GALE")))
+    notes = rec.apply(
+        {
+            "type": "correct",
+            "op": "insert",
+            "index": 1,
+            "action": {"type": "pass"},
+            "reason": "missed pass",
+        }
+    )
+    assert [n[0] for n in notes] == ["record_changed"]
+    assert rec.game.scores == (48, 0)  # GALE now belongs to the first player
+    with pytest.raises(InputError):
+        rec.apply({"type": "correct", "op": "replace", "index": 9, "action": {"type": "pass"}})
+
+
+def test_blank_letter_asked_when_the_lexicon_cannot_decide(english, wespa):
+    rec = recorder(english, wespa, Lexicon(["WINDY", "WE", "WO"]))
+    camera(rec, probs_of(put(Board(), "8D", "WINDY")))
+    notes = camera(rec, probs_of(rec.game.board, {(8, 3): {"?": 1.0}}))  # a blank under the W
+    assert [n[0] for n in notes] == ["move_recorded", "blank_needs_letter"]
+    args = notes[1][1]
+    assert (args["square"], args["options"], args["turn_index"]) == ("D9", ["E", "O"], 1)
+    assert rec.game.turns[-1].word == ".e"  # the first option stands until the operator says
+    rec.apply({"type": "blank", "index": 1, "letters": "O"})
+    assert rec.game.turns[-1].word == ".o" and rec.game.scores == (32, 4)
+
+
+def test_blank_letter_recorded_when_only_one_fits(english, wespa):
+    rec = recorder(english, wespa, Lexicon(["WINDY", "WE"]))
+    camera(rec, probs_of(put(Board(), "8D", "WINDY")))
+    notes = camera(rec, probs_of(rec.game.board, {(8, 3): {"?": 1.0}}))
+    assert [n[0] for n in notes] == ["move_recorded"] and rec.game.turns[-1].word == ".e"
+
+
+def test_announced_score_and_results_slip_are_checked(english, wespa):
+    rec = recorder(english, wespa)
+    camera(rec, probs_of(put(Board(), "8D", "WINDY")))
+    assert rec.apply({"type": "announce", "score": 32}) == []
+    ((hook, args),) = rec.apply({"type": "announce", "score": 34})
+    assert hook == "alert" and args["alert"].data == {"announced": 34, "computed": 32, "player": 0}
+    ((hook, args),) = rec.apply({"type": "slip", "scores": [30, 0]})
+    assert args["alert"].kind == "slip-discrepancy"
+
+
+def test_unknown_or_malformed_input_is_refused(english, wespa):
+    rec = recorder(english, wespa)
+    with pytest.raises(InputError, match="unknown event type"):
+        rec.apply({"type": "jump"})
+    with pytest.raises(InputError):
+        rec.apply({"type": "withdraw"})
+    assert rec.actions == []
+
+
+class Spy:
+    def __init__(self, journal_path):
+        self.path, self.seen = journal_path, []
+
+    @hookimpl
+    def tilecast_move_recorded(self, session, game, turn):
+        # the journal already holds the move when plugins hear of it
+        self.seen.append((turn.word, self.path.read_text().count('"type":"play"')))
+
+
+class Broken:
+    @hookimpl
+    def tilecast_move_recorded(self, turn):
+        raise RuntimeError("plugin bug")
+
+
+def test_session_journals_before_plugins_and_resumes(tmp_path, english, wespa):
+    info = SessionInfo("b1", ("Ann", "Bob"), "wespa", str(tmp_path))
+    spy = Spy(tmp_path / "b1.journal.jsonl")
+    pm = plugin_manager([Broken(), spy], entry_points=False)
+    s = Session(info, Recorder(wespa, english, LEX), pm)
+    s.camera(probs_of(put(Board(), "8D", "WINDY")), frame=10, time=1.0)
+    s.submit({"type": "pass"})
+    assert spy.seen == [("WINDY", 1), ("", 1)]  # the pass is a recorded move too
+    s.journal.close()
+    again = Session(info, Recorder(wespa, english, LEX), plugin_manager(entry_points=False))
+    assert again.game.scores == (32, 0) and again.game.to_move == 0
+    assert again.resume_frame == 10
+
+
+def test_stillness_commits_once_per_still_period_with_the_mean():
+    gate = StillnessGate(StillConfig(still_s=1.0, motion=4.0))
+    a = np.full((225, 28), 0.0)
+    a[:, EMPTY_CLASS] = 1.0
+    assert gate.feed(0.0, 50.0, a) is None  # moving
+    assert gate.feed(0.2, 1.0, a) is None
+    assert gate.feed(0.8, 1.0, a) is None  # not still long enough
+    committed = gate.feed(1.3, 1.0, a)
+    assert committed is not None and np.allclose(committed, a)
+    assert gate.feed(1.6, 1.0, a) is None  # already committed this still period
+    assert gate.feed(2.0, 9.0, a) is None
+    b = a.copy()
+    b[112] = 0
+    b[112, 0] = 1.0
+    for t in (2.1, 2.5, 2.9):
+        gate.feed(t, 0.0, b if t > 2.4 else a)  # labels flicker: not yet agreed
+    assert gate.feed(3.2, 0.0, b) is None
+    assert gate.feed(4.0, 0.0, b) is None  # the window restarted at 3.2
+    assert gate.feed(4.3, 0.0, b) is not None

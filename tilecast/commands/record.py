@@ -1,0 +1,153 @@
+"""`tilecast annotate VIDEO` (offline, as fast as the CPU allows) and `tilecast run` (live)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from tilecast.config import load_profile, load_tileset
+from tilecast.engine.gcg import format_gcg
+from tilecast.engine.record import game_record, players
+from tilecast.events import SessionInfo
+from tilecast.plugins import plugin_manager
+from tilecast.recorder import Recorder
+from tilecast.session import Session
+from tilecast.watch import EventsFileError, load_events, watch
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    annotate = sub.add_parser("annotate", help="record a game from a video file")
+    annotate.add_argument("video", help="video file or folder of frames")
+    annotate.add_argument("-o", "--output", type=Path, required=True, help="GCG file to write")
+    annotate.add_argument("--fresh", action="store_true", help="ignore an earlier run's journal")
+    _common(annotate)
+    annotate.set_defaults(func=run_annotate)
+    live = sub.add_parser("run", help="record a game live from a camera or stream")
+    live.add_argument("--source", required=True, help="camera index, stream URL, file or folder")
+    _common(live)
+    live.set_defaults(func=run_live)
+
+
+def _common(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--board", default="board1", help="board name (files are named after it)")
+    p.add_argument("--out-dir", type=Path, help="journal, live GCG and alert log folder")
+    p.add_argument("--lexicon", help="word list file (default: none; 'enable' for ENABLE)")
+    p.add_argument("--profile", default="wespa", help="rule profile name or TOML path")
+    p.add_argument("--tileset", dest="enrolled", help="enrolled tile set (.npz from enroll)")
+    p.add_argument("--events", type=Path, help="JSONL operator events (passes, exchanges, ...)")
+    p.add_argument("--player1", default="Player 1")
+    p.add_argument("--player2", default="Player 2")
+    p.add_argument("--corners", help="x1,y1,...,x4,y4 of the playing area (skips localisation)")
+    p.add_argument("--fps", type=float, default=6.0, help="frames per second to read")
+    p.add_argument("--still", type=float, default=1.0, help="seconds still before a commit")
+
+
+def corners_arg(text: str | None) -> np.ndarray | None:
+    if not text:
+        return None
+    try:
+        values = [float(v) for v in text.split(",")]
+    except ValueError as exc:
+        raise SystemExit(f"--corners: not numbers: {text}") from exc
+    if len(values) != 8:
+        raise SystemExit(f"--corners needs 8 numbers (4 x,y pairs), got {len(values)}")
+    return np.float32(values).reshape(4, 2)
+
+
+def _session(args: argparse.Namespace, out_dir: Path, source: str) -> Session:
+    from tilecast.lexicons import load_lexicon
+
+    lexicon = load_lexicon(args.lexicon) if args.lexicon else None
+    recorder = Recorder(load_profile(args.profile), load_tileset("english"), lexicon)
+    info = SessionInfo(args.board, (args.player1, args.player2), args.profile, str(out_dir), source)
+    return Session(info, recorder, plugin_manager())
+
+
+def _reader(args: argparse.Namespace):
+    from tilecast.vision import TileClassifier
+    from tilecast.vision.reader import BoardReader
+
+    clf = TileClassifier.load()
+    if args.enrolled:
+        clf = clf.with_tileset(args.enrolled)
+    return BoardReader(clf, corners_arg(args.corners))
+
+
+def _step(fps_in: float, fps_out: float) -> int:
+    return max(1, round(fps_in / fps_out)) if fps_out > 0 else 1
+
+
+def run_annotate(args: argparse.Namespace) -> int:
+    import cv2
+
+    from tilecast.vision.sources import SourceError, frame_count, frames
+    from tilecast.vision.stillness import StillConfig, StillnessGate
+
+    out_dir = args.out_dir or args.output.with_suffix(".tilecast")
+    journal = out_dir / f"{args.board}.journal.jsonl"
+    if args.fresh and journal.exists():
+        journal.unlink()
+    try:
+        events = load_events(args.events) if args.events else []
+    except (OSError, EventsFileError) as exc:
+        print(f"tilecast annotate: {exc}", file=sys.stderr)
+        return 2
+    session = _session(args, out_dir, args.video)
+    reader = _reader(args)
+    cap = cv2.VideoCapture(args.video)
+    fps = cap.get(cv2.CAP_PROP_FPS) or 30.0
+    cap.release()
+    try:
+        source = frames(args.video, start=session.resume_frame + 1, step=_step(fps, args.fps))
+        gate = StillnessGate(StillConfig(still_s=args.still))
+        watch(session, reader, source, gate, events, frame_count(args.video), progress=True)
+    except SourceError as exc:
+        print(f"tilecast annotate: {exc}", file=sys.stderr)
+        return 2
+    session.close(settle=True)
+    write_gcg(session, args.output)
+    print(
+        f"{len(session.game.turns)} turns, scores {session.game.scores[0]}-"
+        f"{session.game.scores[1]}; GCG written to {args.output}"
+    )
+    return 0
+
+
+def run_live(args: argparse.Namespace) -> int:
+    from tilecast.vision.sources import SourceError, frames
+    from tilecast.vision.stillness import StillConfig, StillnessGate
+
+    out_dir = args.out_dir or Path("tilecast-out")
+    session = _session(args, out_dir, args.source)
+    try:
+        events = load_events(args.events) if args.events else []
+        reader = _reader(args)
+        watch(session, reader, frames(args.source), StillnessGate(StillConfig(args.still)), events)
+    except KeyboardInterrupt:
+        pass
+    except (OSError, EventsFileError, SourceError) as exc:
+        print(f"tilecast run: {exc}", file=sys.stderr)
+        return 2
+    finally:
+        session.close()
+    return 0
+
+
+def write_gcg(session: Session, path: Path) -> None:
+    """The session's record as GCG, written atomically."""
+    record = game_record(
+        session.game,
+        players(*session.info.players),
+        pragmas=(("description", "Recorded by Tilecast"), ("id", f"tilecast {session.info.board}")),
+    )
+    tmp = path.with_name(path.name + ".tmp")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(tmp, "w", encoding="utf-8") as fh:
+        fh.write(format_gcg(record))
+        fh.flush()
+        os.fsync(fh.fileno())
+    os.replace(tmp, path)

@@ -1,0 +1,76 @@
+"""The frame loop shared by `tilecast annotate` (offline) and `tilecast run` (live), and the
+events file that carries what the camera cannot see (passes, exchanges, challenges, clocks)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from tilecast.recorder import InputError
+from tilecast.session import Session
+from tilecast.vision.reader import BoardReader
+from tilecast.vision.stillness import StillnessGate
+
+
+class EventsFileError(ValueError):
+    """A line of an events file that is not a valid event."""
+
+
+def load_events(path: str | Path) -> list[dict[str, Any]]:
+    """One JSON object per line, each with a numeric `time` (seconds into the source) and a
+    `type`; blank lines are skipped. Returned in time order, each tagged with its line."""
+    events = []
+    for number, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            event = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise EventsFileError(f"{path}:{number}: not JSON: {exc.msg}") from exc
+        if not isinstance(event, dict) or not isinstance(event.get("type"), str):
+            raise EventsFileError(f"{path}:{number}: an event needs a \"type\"")
+        if not isinstance(event.get("time"), int | float):
+            raise EventsFileError(f"{path}:{number}: an event needs a numeric \"time\"")
+        events.append({**event, "events_line": number})
+    return sorted(events, key=lambda e: e["time"])
+
+
+def watch(
+    session: Session,
+    reader: BoardReader,
+    frames: Iterable[tuple[int, float, Any]],
+    gate: StillnessGate,
+    events: list[dict[str, Any]] = (),
+    total: int = 0,
+    progress: bool = False,
+) -> None:
+    """Feed frames through the reader and stillness gate into the session, submitting each
+    event once the source reaches its time. Events already journaled (a resumed run) are
+    skipped."""
+    done = {e.get("events_line") for e in session.journal.entries if "events_line" in e}
+    pending = [e for e in events if e["events_line"] not in done]
+    for index, time, frame in frames:
+        while pending and pending[0]["time"] <= time:
+            _submit_event(session, pending.pop(0))
+        reading = reader.read(frame)
+        if reading is not None:
+            probs = gate.feed(time, reading.motion, reading.probs)
+            if probs is not None:
+                session.camera(probs, index, time)
+        if progress and total:
+            print(f"\r{100 * (index + 1) / total:5.1f}% frame {index + 1}/{total}", end="",
+                  file=sys.stderr)
+    for event in pending:
+        _submit_event(session, event)
+    if progress and total:
+        print(file=sys.stderr)
+
+
+def _submit_event(session: Session, event: dict[str, Any]) -> None:
+    try:
+        session.submit(event)
+    except InputError as exc:
+        print(f"events line {event['events_line']}: {exc}", file=sys.stderr)
