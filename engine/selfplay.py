@@ -16,10 +16,11 @@ from .board import Board
 from .game import OUT, PLAYING, SCORELESS, Game, end_out, end_scoreless, exchange, new_game
 from .game import pass_turn as game_pass
 from .game import play as game_play
-from .gcg import GcgEvent, GcgPlayer, GcgRecord
+from .gcg import GcgPlayer, GcgRecord
 from .lexicon import Lexicon
 from .movegen import Move, generate
 from .play import RACK_SIZE
+from .record import game_record
 from .rules import Rules
 from .tiles import BLANK, TileSet
 
@@ -136,7 +137,7 @@ def self_play(
 
     game = new_game(rules, tileset)
     racks = [draw(RACK_SIZE), draw(RACK_SIZE)]
-    events: list[GcgEvent] = []
+    racks_seen: list[str] = []  # the rack behind each turn, for the record
     while game.phase == PLAYING:
         player = game.to_move
         rack = racks[player]
@@ -154,42 +155,11 @@ def self_play(
             rng.shuffle(bag)
         else:
             game = game_pass(game)
-        events += _events(game, before, rack)
-    before = len(game.turns)
+        racks_seen += [rack] * (len(game.turns) - before)
     if game.phase == OUT:
         game = end_out(game)
     elif game.phase == SCORELESS:
         game = end_scoreless(game, (racks[0], racks[1]))
-    events += _events(game, before, "")
     pragmas = (("description", f"Tilecast self-play, seed {seed}"), ("lexicon", lexicon_name))
-    return SelfPlay(game, GcgRecord("<selfplay>", PLAYERS, pragmas, tuple(events)))
+    return SelfPlay(game, game_record(game, PLAYERS, racks_seen, pragmas))
 
-
-def _events(game: Game, since: int, rack: str) -> list[GcgEvent]:
-    """GCG lines for the turns from index `since`, played from `rack` (end lines carry the rack
-    they count, except the bonus line of the player who went out)."""
-    events = []
-    for turn in game.turns[since:]:
-        common = dict(
-            line=0, player=PLAYERS[turn.player].nickname, score=turn.score, total=turn.total
-        )
-        if turn.kind == "play":
-            events.append(
-                GcgEvent(**common, rack=rack, kind="play", coord=turn.coord, word=turn.word)
-            )
-        elif turn.kind == "exchange":
-            events.append(
-                GcgEvent(
-                    **common,
-                    rack=rack,
-                    kind="exchange",
-                    exchanged=turn.tiles,
-                    exchange_count=len(turn.tiles),
-                )
-            )
-        elif turn.kind == "pass":
-            events.append(GcgEvent(**common, rack=rack, kind="pass"))
-        else:  # 'out' (bonus for going out) or 'rack' (a rack deducted)
-            shown = turn.tiles if turn.kind == "rack" else ""
-            events.append(GcgEvent(**common, rack=shown, kind="end_rack", tiles=turn.tiles))
-    return events
