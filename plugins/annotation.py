@@ -1,0 +1,91 @@
+"""Built-in plugin `annotation`: the game's GCG record on disk, rewritten after every event.
+
+Annotators and the TD open `<out_dir>/<board>.gcg` at any time and find the record so far. Each
+write goes to a temporary file in the same folder that is flushed to disk and then renamed over
+the record, so a reader (or a crash) never sees half a file.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+from tilecast.engine.game import Game, Result, Turn
+from tilecast.engine.gcg import format_gcg
+from tilecast.engine.record import game_record, players
+from tilecast.events import SessionInfo
+from tilecast.hookspecs import hookimpl
+
+
+def record_path(session: SessionInfo) -> Path:
+    return Path(session.out_dir) / f"{session.board}.gcg"
+
+
+def record_text(session: SessionInfo, game: Game) -> str:
+    """The GCG text of `game` with the session's players and the board name as the game id."""
+    pragmas = [("description", "Tilecast")]
+    # SessionInfo carries no lexicon yet; a session object that knows one gets #lexicon.
+    lexicon = getattr(session, "lexicon", "")
+    if lexicon:
+        pragmas.append(("lexicon", lexicon))
+    pragmas.append(("id", f"tilecast {session.board}"))
+    record = game_record(game, players(*session.players), pragmas=tuple(pragmas))
+    return format_gcg(record)
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Replace `path` with `text` (UTF-8) so that it holds either the old or the new text."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(text.encode("utf-8"))
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    if hasattr(os, "O_DIRECTORY"):  # make the rename itself durable where the OS allows it
+        dir_fd = os.open(path.parent, os.O_RDONLY | os.O_DIRECTORY)
+        try:
+            os.fsync(dir_fd)
+        finally:
+            os.close(dir_fd)
+
+
+def write_record(session: SessionInfo, game: Game) -> Path:
+    path = record_path(session)
+    write_atomic(path, record_text(session, game))
+    return path
+
+
+@hookimpl
+def tilecast_session_start(session: SessionInfo, game: Game) -> None:
+    write_record(session, game)
+
+
+@hookimpl
+def tilecast_move_recorded(session: SessionInfo, game: Game, turn: Turn) -> None:
+    write_record(session, game)
+
+
+@hookimpl
+def tilecast_move_withdrawn(session: SessionInfo, game: Game, turn: Turn) -> None:
+    write_record(session, game)
+
+
+@hookimpl
+def tilecast_record_changed(session: SessionInfo, game: Game, reason: str) -> None:
+    write_record(session, game)
+
+
+@hookimpl
+def tilecast_game_ended(session: SessionInfo, game: Game, result: Result) -> None:
+    write_record(session, game)
+
+
+@hookimpl
+def tilecast_session_end(session: SessionInfo, game: Game) -> None:
+    write_record(session, game)

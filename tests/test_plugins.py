@@ -1,0 +1,690 @@
+"""The built-in plugins (annotation, alerts, broadcast, console) and how hooks reach plugins."""
+
+from __future__ import annotations
+
+import argparse
+import inspect
+import json
+import logging
+import threading
+import time
+from dataclasses import dataclass
+from importlib.metadata import entry_points
+from pathlib import Path
+
+import pytest
+from flask import Flask
+
+from tilecast import hookspecs
+from tilecast.commands import plugins as plugins_command
+from tilecast.engine.board import Board, parse_coord
+from tilecast.engine.game import (
+    Game,
+    challenge_bonus,
+    end_out,
+    end_scoreless,
+    exchange,
+    new_game,
+    pass_turn,
+    play,
+    result,
+    time_penalty,
+    withdraw,
+)
+from tilecast.engine.gcg import parse_gcg
+from tilecast.engine.replay import replay
+from tilecast.engine.selfplay import self_play
+from tilecast.engine.tiles import Tile
+from tilecast.events import Alert, SessionInfo
+from tilecast.hookspecs import hookimpl
+from tilecast.lexicons import load_lexicon
+from tilecast.plugins import alerts, annotation, broadcast, console, describe, fire, plugin_manager
+
+HOOKS = sorted(name for name in dir(hookspecs) if name.startswith("tilecast_"))
+BUILT_INS = {
+    "annotation": annotation,
+    "alerts": alerts.ALERTS,
+    "broadcast": broadcast.BROADCAST,
+    "console": console,
+}
+
+
+def spec_args(hook: str) -> list[str]:
+    return list(inspect.signature(getattr(hookspecs, hook)).parameters)
+
+
+@pytest.fixture
+def session(tmp_path: Path) -> SessionInfo:
+    return SessionInfo("table1", ("Ann Smith", "Bob"), "wespa", str(tmp_path / "out"))
+
+
+def opening(wespa, english) -> Game:
+    """Ann plays WINDY (challenged in vain), Bob's phony GaLX is withdrawn, Ann exchanges."""
+    g = new_game(wespa, english)
+    g = play(g, parse_coord("8D"), "WINDY")
+    g = challenge_bonus(g)
+    g = play(g, parse_coord("7C"), "GaLX")
+    g = withdraw(g)
+    return exchange(g, "AE")
+
+
+def scoreless_end(game: Game) -> Game:
+    while game.phase == "playing":
+        game = pass_turn(game)
+    return end_scoreless(game, ("QU", "ZOO"))
+
+
+def hook_args(hook: str, session: SessionInfo, wespa, english) -> dict:
+    """Real arguments for every hook, built with the engine."""
+    g = new_game(wespa, english)
+    played = play(g, parse_coord("8D"), "WINDY")
+    with_blank = play(g, parse_coord("8H"), "Ox")
+    over = scoreless_end(played)
+    return {
+        "tilecast_session_start": dict(session=session, game=g),
+        "tilecast_board_committed": dict(session=session, board=played.board, frame=7, time=0.25),
+        "tilecast_move_recorded": dict(session=session, game=played, turn=played.turns[-1]),
+        "tilecast_move_withdrawn": dict(
+            session=session, game=withdraw(played), turn=withdraw(played).turns[-1]
+        ),
+        "tilecast_blank_needs_letter": dict(
+            session=session, game=with_blank, turn_index=0, square="I8", options=["X", "Y"]
+        ),
+        "tilecast_record_changed": dict(session=session, game=played, reason="inserted a pass"),
+        "tilecast_alert": dict(session=session, alert=Alert("board-disturbed", "a tile moved")),
+        "tilecast_game_ended": dict(session=session, game=over, result=result(over)),
+        "tilecast_session_end": dict(session=session, game=over),
+        "tilecast_server_routes": dict(app=Flask("test")),
+    }[hook]
+
+
+class Recorder:
+    """Implements every hook and keeps what each call received."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, dict]] = []
+
+    def _got(self, hook: str, **kwargs) -> None:
+        self.calls.append((hook, kwargs))
+
+    @hookimpl
+    def tilecast_session_start(self, session, game):
+        self._got("tilecast_session_start", session=session, game=game)
+
+    @hookimpl
+    def tilecast_board_committed(self, session, board, frame, time):
+        self._got("tilecast_board_committed", session=session, board=board, frame=frame, time=time)
+
+    @hookimpl
+    def tilecast_move_recorded(self, session, game, turn):
+        self._got("tilecast_move_recorded", session=session, game=game, turn=turn)
+
+    @hookimpl
+    def tilecast_move_withdrawn(self, session, game, turn):
+        self._got("tilecast_move_withdrawn", session=session, game=game, turn=turn)
+
+    @hookimpl
+    def tilecast_blank_needs_letter(self, session, game, turn_index, square, options):
+        self._got(
+            "tilecast_blank_needs_letter",
+            session=session,
+            game=game,
+            turn_index=turn_index,
+            square=square,
+            options=options,
+        )
+
+    @hookimpl
+    def tilecast_record_changed(self, session, game, reason):
+        self._got("tilecast_record_changed", session=session, game=game, reason=reason)
+
+    @hookimpl
+    def tilecast_alert(self, session, alert):
+        self._got("tilecast_alert", session=session, alert=alert)
+
+    @hookimpl
+    def tilecast_game_ended(self, session, game, result):
+        self._got("tilecast_game_ended", session=session, game=game, result=result)
+
+    @hookimpl
+    def tilecast_session_end(self, session, game):
+        self._got("tilecast_session_end", session=session, game=game)
+
+    @hookimpl
+    def tilecast_server_routes(self, app):
+        self._got("tilecast_server_routes", app=app)
+
+
+def test_recorder_implements_every_hook_with_the_spec_argument_names():
+    for hook in HOOKS:
+        assert list(inspect.signature(getattr(Recorder, hook)).parameters)[1:] == spec_args(hook)
+
+
+@pytest.mark.parametrize("hook", HOOKS)
+def test_every_hook_reaches_plugins_with_its_arguments(hook, session, wespa, english):
+    recorder = Recorder()
+    args = hook_args(hook, session, wespa, english)
+    assert list(args) == spec_args(hook)
+    fire(plugin_manager(extra=[recorder], entry_points=False), hook, **args)
+    assert len(recorder.calls) == 1
+    name, got = recorder.calls[0]
+    assert name == hook
+    assert list(got) == spec_args(hook)
+    assert all(got[k] is args[k] for k in args)
+
+
+@pytest.mark.parametrize("hook", HOOKS)
+def test_built_in_plugins_take_every_hook_without_failing(hook, session, wespa, english, caplog):
+    pm = plugin_manager(
+        extra=[annotation, alerts.AlertLog(), broadcast.Broadcast(), console], entry_points=False
+    )
+    with caplog.at_level(logging.ERROR, logger="tilecast.plugins"):
+        fire(pm, hook, **hook_args(hook, session, wespa, english))
+    assert not caplog.records
+
+
+class Boom:
+    @hookimpl
+    def tilecast_move_recorded(self, session, game, turn):
+        raise RuntimeError("boom")
+
+
+def test_an_exception_in_one_plugin_does_not_stop_the_others(session, wespa, english, caplog):
+    before, after = Recorder(), Recorder()
+    pm = plugin_manager(extra=[before, Boom(), after, annotation], entry_points=False)
+    args = hook_args("tilecast_move_recorded", session, wespa, english)
+    with caplog.at_level(logging.ERROR, logger="tilecast.plugins"):
+        fire(pm, "tilecast_move_recorded", **args)
+    assert len(before.calls) == len(after.calls) == 1
+    assert annotation.record_path(session).exists()
+    assert [r.exc_info[1].args for r in caplog.records] == [("boom",)]
+
+
+# --- annotation ---------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def selfplay_game(wespa, english):
+    return self_play(load_lexicon(), english, wespa, seed=3).game
+
+
+def test_annotation_writes_a_gcg_after_every_move_that_replays_clean(
+    session, wespa, english, selfplay_game
+):
+    pm = plugin_manager(extra=[annotation], entry_points=False)
+    path = annotation.record_path(session)
+    g = new_game(wespa, english)
+    fire(pm, "tilecast_session_start", session=session, game=g)
+    assert parse_gcg(path.read_bytes()).events == ()
+    for turn in selfplay_game.turns:
+        if turn.kind == "play":
+            g = play(g, turn.coord, turn.word)
+        elif turn.kind == "exchange":
+            g = exchange(g, turn.tiles or turn.count)
+        elif turn.kind == "pass":
+            g = pass_turn(g)
+        elif turn.kind == "out":
+            g = end_out(g)
+        elif turn.kind == "rack":
+            continue  # end_out or end_scoreless already added it
+        assert g.turns[-1] == turn
+        fire(pm, "tilecast_move_recorded", session=session, game=g, turn=g.turns[-1])
+        live = parse_gcg(path.read_bytes())
+        assert len(live.events) == len(g.turns)
+        assert live.events[-1].total == turn.total
+    assert g.phase == "over" and g.scores == selfplay_game.scores
+    fire(pm, "tilecast_game_ended", session=session, game=g, result=result(g))
+    fire(pm, "tilecast_session_end", session=session, game=g)
+    record = parse_gcg(path.read_bytes(), source=str(path))
+    assert record.description == "Tilecast"
+    assert record.game_id == "tilecast table1"
+    assert [p.name for p in record.players] == ["Ann Smith", "Bob"]
+    checked = replay(record, wespa, english)
+    assert checked.discrepancies == ()
+    assert checked.game.scores == g.scores
+    assert [p.name for p in path.parent.iterdir()] == [path.name]  # no temporary files left
+
+
+def test_annotation_record_of_withdrawals_exchanges_and_a_time_forfeit_checks_clean(
+    session, wespa, english
+):
+    pm = plugin_manager(extra=[annotation], entry_points=False)
+    g = opening(wespa, english)
+    fire(pm, "tilecast_move_withdrawn", session=session, game=g, turn=g.turns[-1])
+    g = time_penalty(scoreless_end(g), 1, 660)  # 11 minutes over: 110 points and the game
+    fire(pm, "tilecast_game_ended", session=session, game=g, result=result(g))
+    record = parse_gcg(annotation.record_path(session).read_bytes())
+    kinds = [e.kind for e in record.events]
+    assert kinds[:5] == ["play", "challenge_bonus", "play", "withdraw", "exchange"]
+    assert kinds[-3:] == ["end_rack", "end_rack", "time"]
+    assert record.events[-1].score == -110
+    assert replay(record, wespa, english).discrepancies == ()
+
+
+def test_annotation_keeps_the_old_record_when_a_write_fails(session, wespa, english, monkeypatch):
+    g = opening(wespa, english)
+    path = annotation.write_record(session, g)
+    before = path.read_bytes()
+
+    def broken(src, dst):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(annotation.os, "replace", broken)
+    with pytest.raises(OSError):
+        annotation.write_record(session, pass_turn(g))
+    assert path.read_bytes() == before
+    assert [p.name for p in path.parent.iterdir()] == [path.name]
+
+
+def test_annotation_writes_the_lexicon_when_the_session_knows_it(tmp_path, wespa, english):
+    @dataclass(frozen=True)
+    class WithLexicon(SessionInfo):
+        lexicon: str = ""
+
+    info = WithLexicon("t2", ("A", "B"), "wespa", str(tmp_path), lexicon="CSW24")
+    assert parse_gcg(annotation.record_text(info, new_game(wespa, english))).lexicon == "CSW24"
+    plain = SessionInfo("t2", ("A", "B"), "wespa", str(tmp_path))
+    assert parse_gcg(annotation.record_text(plain, new_game(wespa, english))).lexicon is None
+
+
+# --- alerts -------------------------------------------------------------------------------
+
+
+def read_jsonl(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+def test_alerts_are_logged_one_json_line_each_and_kept_open(session):
+    log = alerts.AlertLog()
+    pm = plugin_manager(extra=[log], entry_points=False)
+    fire(pm, "tilecast_alert", session=session, alert=Alert("score-discrepancy", "sheet says 30"))
+    fire(
+        pm,
+        "tilecast_alert",
+        session=session,
+        alert=Alert("board-disturbed", "H8 moved", "info", 4, 61.5, {"squares": ["H8"]}),
+    )
+    lines = read_jsonl(alerts.log_path(session))
+    assert lines == [
+        {
+            "id": 1,
+            "board": "table1",
+            "kind": "score-discrepancy",
+            "severity": "warning",
+            "message": "sheet says 30",
+            "turn": None,
+            "time": 0.0,
+            "data": {},
+        },
+        {
+            "id": 2,
+            "board": "table1",
+            "kind": "board-disturbed",
+            "severity": "info",
+            "message": "H8 moved",
+            "turn": 4,
+            "time": 61.5,
+            "data": {"squares": ["H8"]},
+        },
+    ]
+    assert log.open_alerts() == lines
+    assert log.acknowledge("table1", 1) is True
+    assert log.acknowledge("table1", 1) is False
+    assert log.acknowledge("other", 2) is False
+    assert [a["id"] for a in log.open_alerts("table1")] == [2]
+    assert log.open_alerts("other") == []
+    assert len(read_jsonl(alerts.log_path(session))) == 2  # acknowledging writes nothing
+
+
+def test_alert_log_is_append_only_and_ids_go_on_after_reopening(session):
+    first = alerts.AlertLog()
+    first.record(session, Alert("a", "one"))
+    first.record(session, Alert("b", "two"))
+    path = alerts.log_path(session)
+    before = path.read_bytes()
+    with path.open("ab") as f:  # a line cut short by a crash
+        f.write(b'{"id": 3, "board": "tab')
+    second = alerts.AlertLog()  # a new process resuming the session
+    second.record(session, Alert("c", "three"))
+    after = path.read_bytes()
+    assert after.startswith(before)
+    lines = after.decode().splitlines()
+    assert len(lines) == 4
+    assert json.loads(lines[-1])["id"] == 3 and json.loads(lines[-1])["kind"] == "c"
+    assert second.open_alerts() == [json.loads(lines[-1])]
+
+
+def test_a_time_forfeit_raises_one_alert(session, wespa, english):
+    log = alerts.AlertLog()
+    pm = plugin_manager(extra=[log], entry_points=False)
+    g = scoreless_end(opening(wespa, english))
+    fire(pm, "tilecast_session_start", session=session, game=g)
+    g = time_penalty(g, 0, 600)
+    fire(pm, "tilecast_move_recorded", session=session, game=g, turn=g.turns[-1])
+    fire(pm, "tilecast_game_ended", session=session, game=g, result=result(g))
+    found = [a for a in log.open_alerts() if a["kind"] == "time-forfeit"]
+    assert len(found) == 1
+    assert found[0]["severity"] == "violation"
+    assert found[0]["data"]["player"] == 0
+    assert "Ann Smith" in found[0]["message"]
+    assert found[0]["turn"] == len(g.turns) - 1
+
+
+def test_an_overtime_penalty_without_forfeit_raises_no_alert(session, wespa, english):
+    log = alerts.AlertLog()
+    pm = plugin_manager(extra=[log], entry_points=False)
+    g = time_penalty(scoreless_end(opening(wespa, english)), 1, 90)
+    fire(pm, "tilecast_move_recorded", session=session, game=g, turn=g.turns[-1])
+    fire(pm, "tilecast_game_ended", session=session, game=g, result=result(g))
+    assert g.turns[-1].kind == "time"
+    assert log.open_alerts() == []
+
+
+def test_a_board_with_more_of_a_letter_than_the_set_raises_an_alert_once(session, wespa, english):
+    log = alerts.AlertLog()
+    pm = plugin_manager(extra=[log], entry_points=False)
+    g = play(new_game(wespa, english), parse_coord("8F"), "ZOO")
+    fire(pm, "tilecast_session_start", session=session, game=g)
+    two_z = g.board.with_tiles([(9, 5, Tile("Z"))])
+
+    def commit(board: Board, frame: int) -> None:
+        fire(pm, "tilecast_board_committed", session=session, board=board, frame=frame, time=2.0)
+
+    commit(two_z, 10)
+    commit(two_z, 11)  # still too many: not a new alert
+    commit(g.board, 12)
+    commit(two_z, 13)  # too many again
+    found = log.open_alerts()
+    assert [a["kind"] for a in found] == ["too-many-of-letter"] * 2
+    assert found[0]["data"] == {"letter": "Z", "count": 2, "limit": 1, "frame": 10}
+    assert found[1]["data"]["frame"] == 13
+    assert found[0]["time"] == 2.0
+
+
+def test_letters_over_counts_faces_against_the_set(english):
+    rows = ["." * 15] * 15
+    rows[0] = "ZZqqQe........."  # two Z (the set has one), three blanks (it has two), one Q
+    assert alerts.letters_over(Board.from_rows(rows), english) == {"?": (3, 2), "Z": (2, 1)}
+
+
+# --- broadcast ----------------------------------------------------------------------------
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.t = 1000.0
+
+    def __call__(self) -> float:
+        return self.t
+
+
+def moves(pm, session: SessionInfo, game: Game, since: int = 0) -> None:
+    """Fire one hook per turn from `since` on, each with the final game (enough where only the
+    events' order and numbers matter)."""
+    for turn in game.turns[since:]:
+        hook = "tilecast_move_withdrawn" if turn.kind == "withdraw" else "tilecast_move_recorded"
+        fire(pm, hook, session=session, game=game, turn=turn)
+
+
+def test_snapshot_holds_the_public_state_of_a_board(session, wespa, english):
+    b = broadcast.Broadcast()
+    pm = plugin_manager(extra=[b], entry_points=False)
+    g = new_game(wespa, english)
+    fire(pm, "tilecast_session_start", session=session, game=g)
+    g = play(g, parse_coord("8D"), "WINDY")
+    fire(pm, "tilecast_move_recorded", session=session, game=g, turn=g.turns[-1])
+    g = play(g, parse_coord("E7"), "bI")
+    fire(pm, "tilecast_move_recorded", session=session, game=g, turn=g.turns[-1])
+    snap = b.snapshot("table1")
+    assert json.loads(json.dumps(snap)) == snap
+    assert snap["seq"] == 3
+    assert snap["rows"][6] == "....b.........."
+    assert snap["rows"][7] == "...WINDY......."
+    assert snap["blanks"] == [{"square": "E7", "letter": "B"}]
+    assert snap["last_play"] == ["E7"]
+    assert snap["players"] == ["Ann Smith", "Bob"]
+    assert snap["scores"] == list(g.scores)
+    assert snap["to_move"] == 0
+    assert [m["move"] for m in snap["moves"]] == ["8D WINDY", "E7 bI"]
+    assert snap["moves"][1]["words"] == ["BI"]
+    assert snap["moves"][1]["name"] == "Bob"
+    assert len(snap["unseen"]) == english.size - 6
+    assert snap["unseen"].count("?") == 1 and snap["unseen"].count("D") == 3
+    assert snap["bag"] == english.size - 14 - 6
+    assert snap["clocks"] is None
+    assert snap["phase"] == "playing"
+    assert snap["result"] is None
+    assert b.boards() == ["table1"]
+    g = scoreless_end(g)
+    fire(pm, "tilecast_game_ended", session=session, game=g, result=result(g))
+    snap = b.snapshot("table1")
+    assert snap["phase"] == "over"
+    assert snap["result"] == {
+        "scores": list(g.scores),
+        "winner": result(g).winner,
+        "spread": result(g).spread,
+        "forfeited": None,
+    }
+    assert snap["last_play"] == []
+
+
+def test_move_texts_follow_gcg(wespa, english, session):
+    g = opening(wespa, english)
+    g = time_penalty(scoreless_end(g), 1, 30)
+    texts = [broadcast.move_entry(t, session)["move"] for t in g.turns]
+    assert texts[:5] == ["8D WINDY", "(challenge)", "7C GaLX", "--", "-AE"]
+    assert set(texts[5:-3]) == {"-"}  # passes up to the scoreless-turn limit
+    assert texts[-3:] == ["(QU)", "(ZOO)", "(time)"]
+    assert broadcast.move_text(exchange(new_game(wespa, english), 3).turns[-1]) == "-3"
+
+
+def test_events_are_numbered_and_logged(session, wespa, english):
+    b = broadcast.Broadcast()
+    pm = plugin_manager(extra=[b], entry_points=False)
+    g = opening(wespa, english)
+    fire(pm, "tilecast_session_start", session=session, game=new_game(wespa, english))
+    moves(pm, session, g)
+    fire(pm, "tilecast_record_changed", session=session, game=g, reason="fixed a misread")
+    events = b.events("table1")
+    assert [e["seq"] for e in events] == list(range(1, 8))
+    assert [e["type"] for e in events] == ["session-start"] + ["move"] * 3 + [
+        "withdrawn",
+        "move",
+        "record-changed",
+    ]
+    assert events[4]["move"]["move"] == "--"
+    assert events[-1]["reason"] == "fixed a misread"
+    assert [e["seq"] for e in b.events("table1", after=5)] == [6, 7]
+    assert b.events("nowhere") == []
+
+
+def test_broadcast_delay_holds_events_back(session, wespa, english):
+    clock = Clock()
+    b = broadcast.Broadcast(now=clock)
+    pm = plugin_manager(extra=[b], entry_points=False)
+    b.set_delay("table1", 30)
+    sub = b.subscribe("table1")
+    assert sub.snapshot is None
+    g = new_game(wespa, english)
+    fire(pm, "tilecast_session_start", session=session, game=g)
+    clock.t += 10
+    g = play(g, parse_coord("8D"), "WINDY")
+    fire(pm, "tilecast_move_recorded", session=session, game=g, turn=g.turns[-1])
+    assert sub.get(timeout=0) is None
+    with pytest.raises(KeyError):
+        b.snapshot("table1")
+    assert b.boards() == []
+    clock.t += 20  # the session start is due, the move not yet
+    first = sub.get(timeout=0)
+    assert first["type"] == "session-start"
+    assert sub.get(timeout=0) is None
+    assert b.snapshot("table1")["moves"] == []
+    assert b.boards() == ["table1"]
+    clock.t += 10
+    assert sub.get(timeout=0)["move"]["move"] == "8D WINDY"
+    assert b.snapshot("table1")["scores"][0] == g.scores[0]
+
+
+def test_a_shorter_delay_never_lets_events_overtake(session, wespa, english):
+    clock = Clock()
+    b = broadcast.Broadcast(now=clock)
+    pm = plugin_manager(extra=[b], entry_points=False)
+    sub = b.subscribe("table1")
+    b.set_delay("table1", 60)
+    g = new_game(wespa, english)
+    fire(pm, "tilecast_session_start", session=session, game=g)
+    b.set_delay("table1", 0)
+    g = play(g, parse_coord("8D"), "WINDY")
+    fire(pm, "tilecast_move_recorded", session=session, game=g, turn=g.turns[-1])
+    assert sub.get(timeout=0) is None
+    clock.t += 60
+    assert [sub.get(timeout=0)["seq"], sub.get(timeout=0)["seq"]] == [1, 2]
+
+
+def test_a_slow_subscriber_is_dropped_and_the_others_go_on(session, wespa, english):
+    b = broadcast.Broadcast(now=Clock())
+    pm = plugin_manager(extra=[b], entry_points=False)
+    slow, fast = b.subscribe("table1", maxsize=2), b.subscribe("table1", maxsize=10)
+    g = opening(wespa, english)
+    moves(pm, session, g, since=2)  # three events
+    assert slow.dropped and slow.closed
+    with pytest.raises(broadcast.SubscriptionClosed):
+        slow.get(timeout=0)
+    assert [fast.get(timeout=0)["seq"] for _ in range(3)] == [1, 2, 3]
+    fire(pm, "tilecast_record_changed", session=session, game=g, reason="x")
+    assert fast.get(timeout=0)["seq"] == 4
+    fast.close()
+    with pytest.raises(broadcast.SubscriptionClosed):
+        fast.get(timeout=0)
+
+
+def test_subscribing_after_a_sequence_number_returns_what_was_missed(session, wespa, english):
+    b = broadcast.Broadcast()
+    pm = plugin_manager(extra=[b], entry_points=False)
+    moves(pm, session, opening(wespa, english))
+    assert [e["seq"] for e in b.subscribe("table1", after=2).missed] == [3, 4, 5]
+    assert b.subscribe("table1", after=5).missed == []
+    assert b.subscribe("table1", after=9).missed is None  # numbers from another run
+    assert b.subscribe("table1").missed is None
+    assert b.subscribe("table1").snapshot["seq"] == 5
+
+
+def test_a_waiting_subscriber_wakes_when_a_delayed_event_is_due(session, wespa, english):
+    b = broadcast.Broadcast()
+    pm = plugin_manager(extra=[b], entry_points=False)
+    b.set_delay("table1", 0.3)
+    sub = b.subscribe("table1")
+    got = []
+    waiter = threading.Thread(target=lambda: got.append((sub.get(timeout=10), time.monotonic())))
+    waiter.start()
+    time.sleep(0.05)  # the waiter is blocked with nothing pending
+    sent = time.monotonic()
+    fire(pm, "tilecast_session_start", session=session, game=new_game(wespa, english))
+    waiter.join(timeout=10)
+    event, at = got[0]
+    assert event["type"] == "session-start"
+    assert 0.25 <= at - sent < 3
+
+
+def test_set_delay_rejects_nonsense():
+    b = broadcast.Broadcast()
+    for bad in (-1, float("nan"), float("inf")):
+        with pytest.raises(ValueError):
+            b.set_delay("t", bad)
+    b.set_delay("t", 2.5)
+    assert b.delay("t") == 2.5 and b.delay("unknown") == 0.0
+
+
+def test_server_routes_serve_state_and_an_event_stream(session, wespa, english):
+    b = broadcast.Broadcast()
+    pm = plugin_manager(extra=[b], entry_points=False)
+    app = Flask("test")
+    fire(pm, "tilecast_server_routes", app=app)
+    assert app.extensions["tilecast.broadcast"] is b
+    client = app.test_client()
+    assert client.get("/broadcast/boards").json == {"boards": []}
+    assert client.get("/broadcast/table1/state").status_code == 404
+    moves(pm, session, opening(wespa, english))
+    assert client.get("/broadcast/boards").json == {"boards": ["table1"]}
+    assert client.get("/broadcast/table1/state").json == b.snapshot("table1")
+
+    def first_message(headers: dict) -> str:
+        resp = client.get("/broadcast/table1/events", headers=headers, buffered=False)
+        assert resp.mimetype == "text/event-stream"
+        chunk = next(resp.response)
+        resp.close()
+        return chunk.decode() if isinstance(chunk, bytes) else chunk
+
+    text = first_message({})
+    assert text.startswith("id: 5\nevent: snapshot\ndata: ")
+    assert json.loads(text.split("data: ", 1)[1]) == b.snapshot("table1")
+    text = first_message({"Last-Event-ID": "3"})
+    assert text.startswith("id: 4\nevent: withdrawn\n")
+    assert b._feeds["table1"].subscribers == []  # closed streams unsubscribe
+
+
+# --- console ------------------------------------------------------------------------------
+
+
+def test_console_prints_one_line_per_event(session, wespa, english, capsys):
+    pm = plugin_manager(extra=[console], entry_points=False)
+    printed = []
+    for hook in HOOKS:
+        fire(pm, hook, **hook_args(hook, session, wespa, english))
+        out = capsys.readouterr().out
+        printed.append((hook, out))
+    for hook, out in printed:
+        if hook == "tilecast_server_routes":
+            assert out == ""
+        else:
+            assert out.count("\n") == 1 and out.startswith("[table1] "), (hook, out)
+    lines = dict(printed)
+    assert lines["tilecast_move_recorded"] == "[table1] Ann Smith 8D WINDY +32 = 32\n"
+    assert lines["tilecast_move_withdrawn"] == "[table1] Ann Smith withdraws -32 = 0\n"
+    assert lines["tilecast_alert"].startswith("[table1] !! warning board-disturbed")
+    assert "5 tiles" in lines["tilecast_board_committed"]
+    assert "I8" in lines["tilecast_blank_needs_letter"]
+
+
+def test_console_move_lines_for_every_turn_kind(session, wespa, english):
+    g = time_penalty(scoreless_end(opening(wespa, english)), 0, 61)
+    lines = [console.move_line(session, t) for t in g.turns]
+    assert lines[1] == "Ann Smith challenge bonus +5 = 37"
+    assert lines[3] == "Bob withdraws -28 = 0"
+    assert lines[4] == "Ann Smith exchanges AE +0 = 37"
+    assert lines[5] == "Bob passes +0 = 0"
+    assert lines[-3] == "Ann Smith rack (QU) -11 = 26"
+    assert lines[-2] == "Bob rack (ZOO) -12 = -12"
+    assert lines[-1] == "Ann Smith time penalty -20 = 6"
+
+
+# --- registration -------------------------------------------------------------------------
+
+
+def test_the_entry_point_group_lists_the_four_built_ins():
+    found = {ep.name: ep for ep in entry_points(group=hookspecs.PROJECT)}
+    assert set(BUILT_INS) <= set(found)
+    for name, plugin in BUILT_INS.items():
+        assert found[name].load() is plugin
+
+
+def test_plugins_command_lists_names_and_hooks(monkeypatch, capsys):
+    def manager():
+        pm = plugin_manager(entry_points=False)
+        for name, plugin in BUILT_INS.items():
+            pm.register(plugin, name=name)
+        return pm
+
+    monkeypatch.setattr(plugins_command, "plugin_manager", manager)
+    parser = argparse.ArgumentParser()
+    plugins_command.register(parser.add_subparsers(dest="command"))
+    args = parser.parse_args(["plugins"])
+    assert args.func(args) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[-1] == "4 plugins"
+    rows = {line.split()[0]: line.split(None, 1)[1] for line in out[:-1]}
+    assert list(rows) == ["alerts", "annotation", "broadcast", "console"]
+    for name, hooks in describe(manager()):
+        assert rows[name] == ", ".join(hooks)
+    assert "tilecast_blank_needs_letter" in rows["console"]
+    assert "tilecast_blank_needs_letter" not in rows["annotation"]

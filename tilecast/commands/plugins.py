@@ -1,0 +1,25 @@
+"""`tilecast plugins`: which plugins a session would load, and the hooks each implements."""
+
+from __future__ import annotations
+
+import argparse
+
+from tilecast.plugins import describe, plugin_manager
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser(
+        "plugins",
+        help="list the plugins that are loaded and the hooks each implements",
+        description="Plugins come from the 'tilecast' entry-point group, built-ins included.",
+    )
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    rows = describe(plugin_manager())
+    width = max((len(name) for name, _ in rows), default=0)
+    for name, hooks in rows:
+        print(f"{name:<{width}}  {', '.join(hooks) or '(no hooks)'}")
+    print(f"{len(rows)} plugins")
+    return 0
