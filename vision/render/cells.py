@@ -109,7 +109,7 @@ def _fingers(img: np.ndarray, rng: np.random.Generator, res: float) -> float:
     """Fingers from a random side over part of the crop; returns the covered square fraction."""
     h, w = img.shape[:2]
     edge = rng.uniform(0, 2 * np.pi)
-    tip = np.array([w / 2, h / 2]) + rng.uniform(0.2, 0.9) * np.array(
+    tip = np.array([w / 2, h / 2]) + rng.uniform(0.45, 1.0) * np.array(
         [np.cos(edge), np.sin(edge)]) * w / 2
     toward = tip + np.array([np.cos(edge), np.sin(edge)]) * w * 3
     look = draw_hand_look(rng)
@@ -120,25 +120,27 @@ def _fingers(img: np.ndarray, rng: np.random.Generator, res: float) -> float:
 
 
 def render_cells(n: int, seed: int, size: int = 64, margin: float = 0.25,
-                 classes: str = CLASSES, mirror: float = 0.0) -> tuple[np.ndarray, CellLabels]:
+                 classes: str = CLASSES, mirror: float = 0.0, looks: int | None = None
+                 ) -> tuple[np.ndarray, CellLabels]:
     """n random cell crops (uint8 [n, size, size, 3] BGR) and their labels.
 
     Classes are drawn uniformly from `classes` (repeat a character to weight it); `mirror` is
     the share of crops mirrored left-right, as from a mirrored webcam feed. Looks (board
-    and tile set pairs) come from a pool of about n/64 (at most 512) drawn from the seed;
-    everything is reproducible from (n, seed).
+    and tile set pairs) come from a pool of `looks` (default n/64, at most 512) drawn from the
+    seed; more looks means more variety and more time drawing sprites. Everything is
+    reproducible from the arguments.
     """
     rng = np.random.default_rng(seed)
     values = dict(load_tileset("english").values)
-    looks = [draw_look(rng) for _ in range(min(512, max(1, n // 64)))]
+    pool = [draw_look(rng) for _ in range(looks or min(512, max(1, n // 64)))]
     images = np.empty((n, size, size, 3), np.uint8)
     fields: dict[str, list] = {k: [None] * n
                                for k in ("cls", "rot", "tf", "bf", "sq", "lift", "occ", "mir")}
     letters = [c for c in CLASSES if c not in "?."]
-    which = rng.integers(len(looks), size=n)
+    which = rng.integers(len(pool), size=n)
     # Grouped by look so each look's squares and sprites are drawn once and stay cached.
     for i in np.argsort(which, kind="stable"):
-        board, tiles = looks[which[i]]
+        board, tiles = pool[which[i]]
         cls = classes[rng.integers(len(classes))]
         row, col = (int(v) for v in rng.integers(0, SIZE, 2))
         canvas = _neighbourhood(board, row, col)

@@ -3,11 +3,19 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+import numpy as np
+
+from tilecast.config import load_profile, load_tileset
 from tilecast.engine.board import Board
+from tilecast.engine.game import Game
+from tilecast.engine.gcg import parse_gcg
 from tilecast.engine.play import Placement
+from tilecast.engine.replay import replay
+from tilecast.engine.selfplay import self_play
 from tilecast.engine.tiles import Tile
+from tilecast.lexicons import DEFAULT, load_lexicon
 
 
 @dataclass(frozen=True)
@@ -41,3 +49,49 @@ def turns_from_json(data: list[dict]) -> list[RenderTurn]:
 def turns_to_json(turns: Iterable[RenderTurn]) -> list[dict]:
     return [{"player": t.player, "withdrawn": t.withdrawn,
              "tiles": [[p.row, p.col, p.tile.notation] for p in t.placed]} for t in turns]
+
+
+def turns_from_game(game: Game) -> list[RenderTurn]:
+    """The visible turns of a played game: plays (a later 'withdraw' marks its play withdrawn),
+    passes and exchanges; score-only entries (bonuses, penalties, rack counts) show nothing."""
+    out: list[RenderTurn] = []
+    for turn in game.turns:
+        if turn.kind == "play":
+            out.append(RenderTurn(turn.placed, False, turn.player))
+        elif turn.kind == "withdraw":
+            last = max(i for i, t in enumerate(out) if t.placed)
+            out[last] = replace(out[last], withdrawn=True)
+        elif turn.kind in ("pass", "exchange"):
+            out.append(RenderTurn((), False, turn.player))
+    return out
+
+
+def add_phonies(turns: list[RenderTurn], rng: np.random.Generator, share: float = 0.1
+                ) -> list[RenderTurn]:
+    """Before some plays, the same player first lays the same squares with the letters shuffled
+    and takes them back (a withdrawn phony), so renders show tiles coming off the board too."""
+    out: list[RenderTurn] = []
+    for turn in turns:
+        if len(turn.placed) > 1 and rng.random() < share:
+            tiles = [p.tile for p in turn.placed]
+            order = rng.permutation(len(tiles))
+            out.append(RenderTurn(tuple(Placement(p.row, p.col, tiles[j]) for p, j in
+                                        zip(turn.placed, order, strict=True)), True, turn.player))
+        out.append(turn)
+    return out
+
+
+def selfplay_script(seed: int) -> list[RenderTurn]:
+    """A whole computer-vs-computer game (ENABLE word list) with a few withdrawn phonies."""
+    game = self_play(load_lexicon(DEFAULT), load_tileset("english"), load_profile("wespa"),
+                     seed).game
+    return add_phonies(turns_from_game(game), np.random.default_rng(seed))
+
+
+def gcg_script(data: bytes, source: str = "") -> list[RenderTurn]:
+    """The turns of a GCG record, replayed under WESPA rules as far as it is playable."""
+    result = replay(parse_gcg(data, source=source), load_profile("wespa"),
+                    load_tileset("english"))
+    if result.game is None:
+        raise ValueError(f"{source}: {result.discrepancies[0].reason}")
+    return turns_from_game(result.game)
