@@ -36,9 +36,13 @@ def main() -> None:
             game = replay(record, rules, tileset).game
             plays += sum(t.kind == "play" for t in game.turns) if game else 0
         best = min(best, time.perf_counter() - start)
-    print(f"machine: {platform.processor() or platform.machine()}, Python {platform.python_version()}")
-    print(f"{len(blobs)} files, {plays} plays in {best:.3f} s (best of {args.repeat}): "
-          f"{plays / best:,.0f} plays/s")
+    print(
+        f"machine: {platform.processor() or platform.machine()}, Python {platform.python_version()}"
+    )
+    print(
+        f"{len(blobs)} files, {plays} plays in {best:.3f} s (best of {args.repeat}): "
+        f"{plays / best:,.0f} plays/s"
+    )
 
 
 if __name__ == "__main__":

@@ -17,11 +17,11 @@ import json
 import os
 import threading
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tilecast.engine.board import Board
 from tilecast.engine.game import Game, Result, Turn
 from tilecast.engine.tiles import TileSet
 from tilecast.events import Alert, SessionInfo
@@ -62,9 +62,9 @@ def append_line(path: Path, entry: dict[str, Any]) -> None:
         os.fsync(f.fileno())
 
 
-def letters_over(board: Board, tileset: TileSet) -> dict[str, tuple[int, int]]:
+def letters_over(faces: Iterable[str], tileset: TileSet) -> dict[str, tuple[int, int]]:
     """Faces the board holds more of than the set has: face -> (on the board, in the set)."""
-    on_board = Counter(board.faces())
+    on_board = Counter(faces)
     return {
         face: (n, tileset.counts.get(face, 0))
         for face, n in sorted(on_board.items())
@@ -137,14 +137,19 @@ class AlertLog:
             return state is not None and state.open.pop(alert_id, None) is not None
 
     def _check_letters(
-        self, session: SessionInfo, board: Board, turn: int | None, time: float, frame: int | None
+        self,
+        session: SessionInfo,
+        faces: Iterable[str],
+        turn: int | None,
+        time: float,
+        frame: int | None,
     ) -> None:
         with self._lock:
             state = self._board(session)
             tileset = state.tileset
             if tileset is None:
                 return
-            over = letters_over(board, tileset)
+            over = letters_over(faces, tileset)
             new = sorted(set(over) - state.over)
             state.over = set(over)
         for face in new:
@@ -159,7 +164,7 @@ class AlertLog:
     def _game_seen(self, session: SessionInfo, game: Game) -> None:
         with self._lock:
             self._board(session).tileset = game.tileset
-        self._check_letters(session, game.board, _last_turn(game), 0.0, None)
+        self._check_letters(session, game.board.faces(), _last_turn(game), 0.0, None)
 
     def _forfeit(self, session: SessionInfo, game: Game, player: int) -> None:
         with self._lock:
@@ -186,9 +191,10 @@ class AlertLog:
 
     @hookimpl
     def tilecast_board_committed(
-        self, session: SessionInfo, board: Board, frame: int, time: float
+        self, session: SessionInfo, rows: list[str], frame: int, time: float
     ) -> None:
-        self._check_letters(session, board, None, time, frame)
+        faces = [ch for row in rows for ch in row if ch != "."]
+        self._check_letters(session, faces, None, time, frame)
 
     @hookimpl
     def tilecast_move_recorded(self, session: SessionInfo, game: Game, turn: Turn) -> None:

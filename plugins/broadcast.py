@@ -71,9 +71,14 @@ def last_play(game: Game) -> Turn | None:
     return None
 
 
-def public_state(session: SessionInfo, game: Game, final: Result | None = None) -> dict[str, Any]:
+def public_state(
+    session: SessionInfo,
+    game: Game,
+    final: Result | None = None,
+    clocks: tuple[float | None, float | None] | None = None,
+) -> dict[str, Any]:
     """What viewers may see of a board: a dict of JSON types. `final` defaults to the game's
-    result once it is over."""
+    result once it is over; `clocks` are seconds left per player, when the operator gave them."""
     last = last_play(game)
     if final is None and game.phase == OVER:
         final = result(game)
@@ -93,7 +98,7 @@ def public_state(session: SessionInfo, game: Game, final: Result | None = None) 
         "moves": [move_entry(t, session) for t in game.turns],
         "unseen": "".join(sorted(unseen(game).elements())),
         "bag": game.bag,
-        "clocks": None,
+        "clocks": None if clocks is None else list(clocks),
         "phase": game.phase,
         "result": None
         if final is None
@@ -158,6 +163,7 @@ class Broadcast:
         self._now = now
         self._cond = threading.Condition()
         self._feeds: dict[str, _Feed] = {}
+        self._clocks: dict[str, tuple[float | None, float | None]] = {}
 
     # --- for the server -------------------------------------------------------------------
 
@@ -337,31 +343,41 @@ class Broadcast:
 
     # --- hooks ----------------------------------------------------------------------------
 
+    def _state(self, session: SessionInfo, game: Game, final: Result | None = None):
+        return public_state(session, game, final, self._clocks.get(session.board))
+
     @hookimpl
     def tilecast_session_start(self, session: SessionInfo, game: Game) -> None:
-        self._publish(session.board, "session-start", public_state(session, game))
+        self._publish(session.board, "session-start", self._state(session, game))
+
+    @hookimpl
+    def tilecast_clock(
+        self, session: SessionInfo, game: Game, clocks: tuple[float | None, float | None]
+    ) -> None:
+        self._clocks[session.board] = clocks
+        self._publish(session.board, "clock", self._state(session, game))
 
     @hookimpl
     def tilecast_move_recorded(self, session: SessionInfo, game: Game, turn: Turn) -> None:
-        state = public_state(session, game)
+        state = self._state(session, game)
         self._publish(session.board, "move", state, move=move_entry(turn, session))
 
     @hookimpl
     def tilecast_move_withdrawn(self, session: SessionInfo, game: Game, turn: Turn) -> None:
-        state = public_state(session, game)
+        state = self._state(session, game)
         self._publish(session.board, "withdrawn", state, move=move_entry(turn, session))
 
     @hookimpl
     def tilecast_record_changed(self, session: SessionInfo, game: Game, reason: str) -> None:
-        self._publish(session.board, "record-changed", public_state(session, game), reason=reason)
+        self._publish(session.board, "record-changed", self._state(session, game), reason=reason)
 
     @hookimpl
     def tilecast_game_ended(self, session: SessionInfo, game: Game, result: Result) -> None:
-        self._publish(session.board, "game-ended", public_state(session, game, result))
+        self._publish(session.board, "game-ended", self._state(session, game, result))
 
     @hookimpl
     def tilecast_session_end(self, session: SessionInfo, game: Game) -> None:
-        self._publish(session.board, "session-end", public_state(session, game))
+        self._publish(session.board, "session-end", self._state(session, game))
 
     @hookimpl
     def tilecast_server_routes(self, app: Any) -> None:

@@ -6,7 +6,7 @@ start with '!!' so they stand out.
 
 from __future__ import annotations
 
-from tilecast.engine.board import Board, format_coord
+from tilecast.engine.board import format_coord
 from tilecast.engine.game import Game, Result, Turn
 from tilecast.events import Alert, SessionInfo
 from tilecast.hookspecs import hookimpl
@@ -48,8 +48,10 @@ def tilecast_session_start(session: SessionInfo, game: Game) -> None:
 
 
 @hookimpl
-def tilecast_board_committed(session: SessionInfo, board: Board, frame: int, time: float) -> None:
-    tiles = sum(1 for _ in board.tiles())
+def tilecast_board_committed(
+    session: SessionInfo, rows: list[str], frame: int, time: float
+) -> None:
+    tiles = sum(ch != "." for row in rows for ch in row)
     say(session, f"board read at {time:.1f}s (frame {frame}): {tiles} tiles")
 
 
@@ -69,6 +71,17 @@ def tilecast_blank_needs_letter(
 ) -> None:
     offered = ", ".join(options) if options else "none in the lexicon"
     say(session, f"blank on {square} (turn {turn_index + 1}) needs its letter: {offered}")
+
+
+@hookimpl
+def tilecast_clock(
+    session: SessionInfo, game: Game, clocks: tuple[float | None, float | None]
+) -> None:
+    shown = [
+        "?" if c is None else f"{'-' if c < 0 else ''}{int(abs(c)) // 60}:{int(abs(c)) % 60:02d}"
+        for c in clocks
+    ]
+    say(session, f"clocks {session.players[0]} {shown[0]}, {session.players[1]} {shown[1]}")
 
 
 @hookimpl

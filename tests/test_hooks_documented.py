@@ -13,7 +13,7 @@ from tilecast import hookspecs
 from tilecast.engine.board import parse_coord
 from tilecast.engine.game import new_game, play, withdraw
 from tilecast.events import SessionInfo
-from tilecast.plugins import fire, plugin_manager
+from tilecast.pluginmanager import fire, plugin_manager
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "plugins.md"
 HOOKS = sorted(name for name in dir(hookspecs) if name.startswith("tilecast_"))

@@ -38,7 +38,8 @@ from tilecast.engine.tiles import Tile
 from tilecast.events import Alert, SessionInfo
 from tilecast.hookspecs import hookimpl
 from tilecast.lexicons import load_lexicon
-from tilecast.plugins import alerts, annotation, broadcast, console, describe, fire, plugin_manager
+from tilecast.pluginmanager import describe, fire, plugin_manager
+from tilecast.plugins import alerts, annotation, broadcast, console
 
 HOOKS = sorted(name for name in dir(hookspecs) if name.startswith("tilecast_"))
 BUILT_INS = {
@@ -74,6 +75,11 @@ def scoreless_end(game: Game) -> Game:
     return end_scoreless(game, ("QU", "ZOO"))
 
 
+def camera_rows(board: Board) -> list[str]:
+    """What the camera reads of a board: blanks show as '?'."""
+    return ["".join("?" if ch.islower() else ch for ch in row) for row in board.rows()]
+
+
 def hook_args(hook: str, session: SessionInfo, wespa, english) -> dict:
     """Real arguments for every hook, built with the engine."""
     g = new_game(wespa, english)
@@ -82,7 +88,10 @@ def hook_args(hook: str, session: SessionInfo, wespa, english) -> dict:
     over = scoreless_end(played)
     return {
         "tilecast_session_start": dict(session=session, game=g),
-        "tilecast_board_committed": dict(session=session, board=played.board, frame=7, time=0.25),
+        "tilecast_board_committed": dict(
+            session=session, board=played.board, rows=camera_rows(played.board), frame=7, time=0.25
+        ),
+        "tilecast_clock": dict(session=session, game=played, clocks=(612.0, None)),
         "tilecast_move_recorded": dict(session=session, game=played, turn=played.turns[-1]),
         "tilecast_move_withdrawn": dict(
             session=session, game=withdraw(played), turn=withdraw(played).turns[-1]
@@ -112,8 +121,19 @@ class Recorder:
         self._got("tilecast_session_start", session=session, game=game)
 
     @hookimpl
-    def tilecast_board_committed(self, session, board, frame, time):
-        self._got("tilecast_board_committed", session=session, board=board, frame=frame, time=time)
+    def tilecast_board_committed(self, session, board, rows, frame, time):
+        self._got(
+            "tilecast_board_committed",
+            session=session,
+            board=board,
+            rows=rows,
+            frame=frame,
+            time=time,
+        )
+
+    @hookimpl
+    def tilecast_clock(self, session, game, clocks):
+        self._got("tilecast_clock", session=session, game=game, clocks=clocks)
 
     @hookimpl
     def tilecast_move_recorded(self, session, game, turn):
@@ -178,7 +198,7 @@ def test_built_in_plugins_take_every_hook_without_failing(hook, session, wespa, 
     pm = plugin_manager(
         extra=[annotation, alerts.AlertLog(), broadcast.Broadcast(), console], entry_points=False
     )
-    with caplog.at_level(logging.ERROR, logger="tilecast.plugins"):
+    with caplog.at_level(logging.ERROR, logger="tilecast.pluginmanager"):
         fire(pm, hook, **hook_args(hook, session, wespa, english))
     assert not caplog.records
 
@@ -193,7 +213,7 @@ def test_an_exception_in_one_plugin_does_not_stop_the_others(session, wespa, eng
     before, after = Recorder(), Recorder()
     pm = plugin_manager(extra=[before, Boom(), after, annotation], entry_points=False)
     args = hook_args("tilecast_move_recorded", session, wespa, english)
-    with caplog.at_level(logging.ERROR, logger="tilecast.plugins"):
+    with caplog.at_level(logging.ERROR, logger="tilecast.pluginmanager"):
         fire(pm, "tilecast_move_recorded", **args)
     assert len(before.calls) == len(after.calls) == 1
     assert annotation.record_path(session).exists()
@@ -388,7 +408,15 @@ def test_a_board_with_more_of_a_letter_than_the_set_raises_an_alert_once(session
     two_z = g.board.with_tiles([(9, 5, Tile("Z"))])
 
     def commit(board: Board, frame: int) -> None:
-        fire(pm, "tilecast_board_committed", session=session, board=board, frame=frame, time=2.0)
+        fire(
+            pm,
+            "tilecast_board_committed",
+            session=session,
+            board=g.board,
+            rows=camera_rows(board),
+            frame=frame,
+            time=2.0,
+        )
 
     commit(two_z, 10)
     commit(two_z, 11)  # still too many: not a new alert
@@ -404,7 +432,8 @@ def test_a_board_with_more_of_a_letter_than_the_set_raises_an_alert_once(session
 def test_letters_over_counts_faces_against_the_set(english):
     rows = ["." * 15] * 15
     rows[0] = "ZZqqQe........."  # two Z (the set has one), three blanks (it has two), one Q
-    assert alerts.letters_over(Board.from_rows(rows), english) == {"?": (3, 2), "Z": (2, 1)}
+    faces = Board.from_rows(rows).faces()
+    assert alerts.letters_over(faces, english) == {"?": (3, 2), "Z": (2, 1)}
 
 
 # --- broadcast ----------------------------------------------------------------------------
@@ -644,6 +673,7 @@ def test_console_prints_one_line_per_event(session, wespa, english, capsys):
     assert lines["tilecast_alert"].startswith("[table1] !! warning board-disturbed")
     assert "5 tiles" in lines["tilecast_board_committed"]
     assert "I8" in lines["tilecast_blank_needs_letter"]
+    assert lines["tilecast_clock"] == "[table1] clocks Ann Smith 10:12, Bob ?\n"
 
 
 def test_console_move_lines_for_every_turn_kind(session, wespa, english):

@@ -12,7 +12,7 @@ from tilecast.engine.play import placements_for
 from tilecast.events import SessionInfo
 from tilecast.hookspecs import hookimpl
 from tilecast.journal import Journal, JournalError
-from tilecast.plugins import plugin_manager
+from tilecast.pluginmanager import plugin_manager
 from tilecast.recorder import InputError, Recorder
 from tilecast.session import Session
 from tilecast.vision.stillness import StillConfig, StillnessGate

@@ -15,6 +15,7 @@ class SessionInfo:
     profile: str
     out_dir: str
     source: str = ""
+    lexicon: str = ""
 
 
 @dataclass(frozen=True)
@@ -22,8 +23,9 @@ class Alert:
     """Something the TD should look at.
 
     kind names the check ('score-discrepancy', 'board-disturbed', 'too-many-of-letter',
-    'exchange-bag', 'illegal-play', 'time-forfeit', 'slip-discrepancy', 'blank-unresolved', ...);
-    severity is 'info', 'warning' or 'violation'.
+    'exchange-bag', 'illegal-play', 'time-forfeit', 'slip-discrepancy', 'phony', ...);
+    severity is 'info', 'warning' or 'violation'; `turn` indexes the game's turns (0-based)
+    when the alert concerns one.
     """
 
     kind: str

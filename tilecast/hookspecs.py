@@ -27,18 +27,22 @@ def tilecast_session_start(session: SessionInfo, game: Game) -> None:
 
 
 @hookspec
-def tilecast_board_committed(session: SessionInfo, board: Board, frame: int, time: float) -> None:
-    """The camera saw a still, unoccluded board that differs from the last one committed.
+def tilecast_board_committed(
+    session: SessionInfo, board: Board, rows: list[str], frame: int, time: float
+) -> None:
+    """The camera saw a still, unoccluded board and it was checked against the game.
 
-    `board` is what was read (blanks carry a letter only once known), `frame` the frame index in
-    the source and `time` seconds since the source started.
+    `rows` is what was read: 15 strings of 'A'-'Z', '?' for a blank face and '.' for empty.
+    `board` is the recorded board after any move that reading caused. `frame` is the frame
+    index in the source and `time` the seconds since the source started.
     """
 
 
 @hookspec
 def tilecast_move_recorded(session: SessionInfo, game: Game, turn: Turn) -> None:
     """A scored line joined the record: a play, pass, exchange, challenge bonus, end-of-game
-    rack adjustment or time penalty. `turn` is `game.turns[-1]`."""
+    rack adjustment or time penalty. When one action adds several lines (a play that goes
+    out and its rack bonus) this fires once per line, in order, each with the game after all."""
 
 
 @hookspec
@@ -51,13 +55,22 @@ def tilecast_blank_needs_letter(
     session: SessionInfo, game: Game, turn_index: int, square: str, options: list[str]
 ) -> None:
     """A blank was played and the lexicon allows several letters (`options`, possibly empty);
-    the operator should say which. The game goes on meanwhile with the first option."""
+    the operator should say which. `turn_index` indexes `game.turns` (0-based). The game goes
+    on meanwhile with the first option."""
 
 
 @hookspec
 def tilecast_record_changed(session: SessionInfo, game: Game, reason: str) -> None:
     """The record was corrected (an inserted pass, a changed blank, a fixed misread...) and the
     scores recomputed from the start; `game` is the whole corrected game."""
+
+
+@hookspec
+def tilecast_clock(
+    session: SessionInfo, game: Game, clocks: tuple[float | None, float | None]
+) -> None:
+    """The operator set the clocks: seconds left for each player (negative when over time,
+    None where unknown)."""
 
 
 @hookspec

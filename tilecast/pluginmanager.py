@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable
+from importlib import metadata
 from typing import Any
 
 import pluggy
@@ -19,7 +20,11 @@ def plugin_manager(extra: Iterable[object] = (), entry_points: bool = True) -> p
     pm = pluggy.PluginManager(hookspecs.PROJECT)
     pm.add_hookspecs(hookspecs)
     if entry_points:
-        pm.load_setuptools_entrypoints(hookspecs.PROJECT)
+        for ep in metadata.entry_points(group=hookspecs.PROJECT):
+            try:  # a broken third-party plugin must not stop the session
+                pm.register(ep.load(), name=ep.name)
+            except Exception:
+                log.exception("cannot load plugin %s (%s)", ep.name, ep.value)
     for plugin in extra:
         pm.register(plugin)
     return pm

@@ -34,6 +34,7 @@ class Recorder:
     actions: list[dict[str, Any]] = field(default_factory=list)
     game: g.Game = field(init=False)
     disturbed: tuple = ()  # the last disturbance alerted, so a still board is not re-alerted
+    clocks: tuple[float | None, float | None] = (None, None)  # seconds left, as last entered
 
     def __post_init__(self) -> None:
         self.game = g.new_game(self.rules, self.tileset)
@@ -198,7 +199,13 @@ class Recorder:
         )
 
     def _on_clock(self, e: dict[str, Any]) -> list[Note]:
-        return []  # kept in the journal for the server's clocks
+        player = int(e["player"])
+        if player not in (0, 1):
+            raise InputError(f"player must be 0 or 1, got {player}")
+        clocks = list(self.clocks)
+        clocks[player] = float(e["seconds_left"])
+        self.clocks = (clocks[0], clocks[1])
+        return [("clock", {"game": self.game, "clocks": self.clocks})]
 
     def _on_board(self, e: dict[str, Any]) -> list[Note]:
         return []  # an audit copy of what the camera read; its move is journaled separately

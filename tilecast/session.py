@@ -15,7 +15,7 @@ from tilecast.engine.game import OUT
 from tilecast.engine.infer import CLASSES
 from tilecast.events import SessionInfo
 from tilecast.journal import Journal
-from tilecast.plugins import fire
+from tilecast.pluginmanager import fire
 from tilecast.recorder import Recorder
 
 log = logging.getLogger(__name__)
@@ -62,7 +62,7 @@ class Session:
         top = probs.argmax(axis=1)
         rows = ["".join(CLASSES[k] for k in top[r * SIZE : (r + 1) * SIZE]) for r in range(SIZE)]
         self.submit({"type": "board", "frame": frame, "time": round(time, 3), "rows": rows})
-        self._fire("board_committed", board=self.game.board, frame=frame, time=time)
+        self._fire("board_committed", board=self.game.board, rows=rows, frame=frame, time=time)
 
     def close(self, settle: bool = False) -> None:
         """End the session; with `settle`, an out-play still pending is accepted (the source

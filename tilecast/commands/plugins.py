@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from tilecast.plugins import describe, plugin_manager
+from tilecast.pluginmanager import describe, plugin_manager
 
 
 def register(sub: argparse._SubParsersAction) -> None:

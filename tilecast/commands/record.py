@@ -13,7 +13,7 @@ from tilecast.config import load_profile, load_tileset
 from tilecast.engine.gcg import format_gcg
 from tilecast.engine.record import game_record, players
 from tilecast.events import SessionInfo
-from tilecast.plugins import plugin_manager
+from tilecast.pluginmanager import plugin_manager
 from tilecast.recorder import Recorder
 from tilecast.session import Session
 from tilecast.watch import EventsFileError, load_events, watch
