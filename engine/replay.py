@@ -246,12 +246,14 @@ class _Checker:
 
     def _time(self, ev: GcgEvent, player: int) -> int:
         rules = self.game.rules
-        if self.game.phase != OVER or self.pending:
+        minutes = -ev.score // rules.time_penalty if rules.time_penalty and ev.score < 0 else 0
+        # Only a forfeit (the limit reached) ends a game early; the record shows points, not
+        # time, so under a penalty cap a mid-game forfeit cannot be told from the record.
+        if (self.game.phase != OVER or self.pending) and not rules.forfeits_on_time(minutes * 60):
             self._illegal(ev, GameError("phase", "time penalties come after the game ends"))
         if player in self.timed:
             self._illegal(ev, GameError("time-twice", "a second time penalty for this player"))
         self.timed.add(player)
-        minutes = -ev.score // rules.time_penalty if rules.time_penalty and ev.score < 0 else 0
         before = len(self.game.turns)
         self._apply(ev, time_penalty, player, minutes * 60)
         added = self.game.turns[before:]

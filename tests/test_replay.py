@@ -98,3 +98,10 @@ def test_time_penalty_after_the_end_only_and_in_whole_minutes(english):
     assert kinds(capped) == [(12, "score")] and capped.discrepancies[0].computed == -50
     odd = check(ended + ">Bob: (time) -15 -22\n", english)
     assert kinds(odd) == [(12, "score")]
+
+
+def test_a_time_forfeit_may_end_the_game_early(english):
+    body = ">Ann: DINNVWY 8D WINDY +32 32\n>Bob: (time) -100 -100\n"
+    result = check(body, english)
+    assert result.discrepancies == ()
+    assert result.game.phase == "over" and result.game.forfeited == 1
