@@ -42,7 +42,8 @@ def plain_look(seed: int, mirrored: bool):
     clean = Damage((1.0, 1.0, 1.0), 1.0, (0.0, 0.0, 0.0), (0.0, 0.0, 0.0, 0.0), 0.0, (0.0, 0.0),
                    0.0, 0)
     return replace(look, board=board, tiles=tiles, camera=replace(look.camera, k1=0.0, k2=0.0),
-                   damage=clean, mirrored=mirrored, resolution=1.0, hands=(hand, hand))
+                   damage=clean, mirrored=mirrored, resolution=1.0, hands=(hand, hand),
+                   cast_shadow=False, overlay=False)
 
 
 def centres(corners: list) -> np.ndarray:

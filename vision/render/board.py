@@ -66,6 +66,9 @@ def square_image(style: BoardStyle, kind: str, px: int) -> np.ndarray:
     inset = lw + (style.inset * px if kind else 0)
     yy, xx = np.mgrid[0:px, 0:px].astype(np.float32) + 0.5
     dist = np.minimum(np.minimum(xx, px - xx), np.minimum(yy, px - yy))
+    if style.ridge > 0:  # a raised grid catches light on its top-left faces
+        side = np.where(np.minimum(xx, yy) < np.minimum(px - xx, px - yy), 1.0, -1.0)
+        img += (style.ridge * 40 * side * (dist < lw))[..., None]
     a = np.clip(dist - lw, 0, 1)[..., None]
     img = img * (1 - a) + np.asarray(style.plain, np.float32) * a
     if kind:
@@ -100,6 +103,17 @@ def board_image(style: BoardStyle, px: int) -> np.ndarray:
     img[:] = np.clip(img + 10 * stripes[..., None], 0, 255).astype(np.uint8)
     b = m - round(style.band_width * px)
     img[b:n - b, b:n - b] = style.band
+    if style.brand and b > px * 0.4:
+        ink = (60, 190, 230) if sum(style.frame) < 300 else (30, 30, 30)
+        text, _ = text_mask(style.label_font, style.brand, b * 0.45, 0.15)
+        text = text[:, :n - 2 * b]
+        x, y = (n - text.shape[1]) // 2, n - b + (b - text.shape[0]) // 2
+        a = text[..., None].astype(np.float32) / 255
+        img[y:y + text.shape[0], x:x + text.shape[1]] = (
+            img[y:y + text.shape[0], x:x + text.shape[1]] * (1 - a) + np.asarray(ink) * a
+        ).astype(np.uint8)
+        if rng.random() < 0.5:  # the same on the far side, facing the other player
+            img[:b] = np.rot90(img[n - b:], 2)
     for r in range(SIZE):
         for c in range(SIZE):
             img[m + r * px:m + (r + 1) * px, m + c * px:m + (c + 1) * px] = \

@@ -18,6 +18,7 @@ from .board import board_image, margin_px
 from .camera import Camera, draw_camera
 from .degrade import Damage, blur, draw_damage, light
 from .hands import HandLook, draw_hand_look
+from .overlays import big_shadow, overlay
 from .styles import BoardStyle, TileStyle, draw_look
 from .table import table_texture
 from .tiles import TileDraw, draw_tiles, tile_face
@@ -39,6 +40,8 @@ class Look:
     resolution: float  # < 1: the camera's real resolution, upscaled to the frame size
     player_sides: tuple[int, int]  # board side (0 top, 1 right, 2 bottom, 3 left) per player
     hands: tuple[HandLook, HandLook]  # each player's hand
+    cast_shadow: bool  # a broad soft shadow (someone between the lamp and the table)
+    overlay: bool  # the app or broadcast draws a watermark or score bar over the feed
 
 
 def draw_scene_look(rng: np.random.Generator, size: tuple[int, int]) -> Look:
@@ -56,6 +59,7 @@ def draw_scene_look(rng: np.random.Generator, size: tuple[int, int]) -> Look:
         player_sides=(first, (first + 2) % 4) if rng.random() < 0.85
         else (first, (first + 1) % 4),
         hands=(draw_hand_look(rng), draw_hand_look(rng)),
+        cast_shadow=bool(rng.random() < 0.35), overlay=bool(rng.random() < 0.3),
     )
 
 
@@ -93,6 +97,17 @@ class Scene:
         self.cache: OrderedDict[tuple[str, ...], np.ndarray] = OrderedDict()
         self.poses: dict[tuple[int, int, Tile], tuple[float, float, float]] = {}
         self.noise = [self._noise_pair() for _ in range(4)]
+        self.shade = big_shadow(self.rng, self.size) if look.cast_shadow else None
+        self.overlay = overlay(self.rng, self.size) if look.overlay else None
+        ys, xs = np.nonzero(self.overlay[1]) if self.overlay else ((), ())
+        self.overlay_win = np.s_[min(ys):max(ys) + 1, min(xs):max(xs) + 1] if len(ys) else None
+
+    def overlay_cover(self) -> np.ndarray | None:
+        """What the overlay hides, in the unmirrored frame (uint8 HxW), or None."""
+        if self.overlay_win is None:
+            return None
+        a = self.overlay[1]  # type: ignore[index]
+        return cv2.flip(a, 1) if self.look.mirrored else a
 
     def _table(self, shape: tuple[int, int]) -> np.ndarray:
         look, cam = self.look, self.look.camera
@@ -178,7 +193,10 @@ class Scene:
 
     def _camera(self, frame: np.ndarray) -> np.ndarray:
         d = self.look.damage
-        out = blur(light(frame, d), d)
+        out = light(frame, d)
+        if self.shade is not None:
+            out *= self.shade[..., None]
+        out = blur(out, d)
         if self.look.resolution < 1:
             width, height = self.size
             small = cv2.resize(out, (int(width * self.look.resolution),
@@ -192,8 +210,15 @@ class Scene:
         return out
 
     def finish(self, frame: np.ndarray, index: int) -> np.ndarray:
-        """Sensor noise (from a small pool, cheap) and the mirrored feed: the frame as sent."""
+        """Sensor noise (from a small pool, cheap), the mirrored feed and any overlay drawn by the
+        app: the frame as sent."""
         if self.look.damage.noise > 0.5:
             plus, minus = self.noise[index % len(self.noise)]
             frame = cv2.subtract(cv2.add(frame, plus), minus)
-        return cv2.flip(frame, 1) if self.look.mirrored else frame
+        frame = cv2.flip(frame, 1) if self.look.mirrored else frame
+        if self.overlay_win is not None:
+            bgr, alpha = self.overlay  # type: ignore[misc]
+            w = self.overlay_win
+            a = alpha[w].astype(np.float32) / 255
+            frame[w] = cv2.blendLinear(bgr[w], frame[w], a, 1 - a)
+        return frame

@@ -69,6 +69,8 @@ class BoardStyle:
     band: BGR  # band between grid and frame
     frame_width: float  # in squares
     band_width: float  # in squares
+    ridge: float  # raised grid (as on Deluxe boards): strength of its light and shade
+    brand: str  # words printed on the frame ('' for none)
 
 
 def _jitter(rng: np.random.Generator, bgr: BGR, amount: float = 12) -> BGR:
@@ -163,6 +165,8 @@ BOARD_FAMILIES: dict[str, tuple[tuple[BGR, ...], float]] = {
 
 LONG_LABELS = {"TW": ("TRIPLE", "WORD", "SCORE"), "DW": ("DOUBLE", "WORD", "SCORE"),
                "TL": ("TRIPLE", "LETTER", "SCORE"), "DL": ("DOUBLE", "LETTER", "SCORE")}
+BRANDS = ("CROSSWORD GAME", "DELUXE EDITION", "WORD GAME", "TOURNAMENT", "CLUB BOARD",
+          "WORDS", "LEXIS", "TILES")
 NUMERIC_LABELS = {"TW": ("3W",), "DW": ("2W",), "TL": ("3L",), "DL": ("2L",)}
 
 
@@ -192,6 +196,8 @@ def draw_board_style(rng: np.random.Generator, family: str | None = None,
         inset=float(rng.uniform(0, 0.1) if rng.random() < 0.4 else 0.0),
         texture=float(rng.uniform(0, 6)), frame=frame, band=band,
         frame_width=float(rng.uniform(0.3, 1.4)), band_width=float(rng.uniform(0, 0.4)),
+        ridge=float(rng.uniform(0.2, 0.8)) if family == "deluxe" or rng.random() < 0.2 else 0.0,
+        brand=str(rng.choice(BRANDS)) if rng.random() < 0.5 else "",
     )
 
 

@@ -32,10 +32,12 @@ TRUTH_DOC = {
                 "row 15 to row 1, counter-clockwise from image-up, rounded to 0/90/180/270; "
                 "angle is the same unrounded, in degrees",
     "mirrored": "the feed is flipped left-right (corners and polygons are in the flipped image)",
-    "occluded": "15 strings of '0'/'1': '1' where at least 20% of the square is hidden by a hand "
-                "or a tile held above it",
-    "polygons": "outlines of what hides the board (hands, sleeves, held tiles, counting pixels "
-                "at least a quarter covered), image (x, y)",
+    "occluded": "15 strings of '0'/'1': '1' where at least 20% of the square is hidden by a hand, "
+                "a tile held above it or an overlay",
+    "polygons": "outlines of what hides the view (hands, sleeves, held tiles, and any "
+                "watermark or score bar drawn over the feed; pixels at least a quarter covered), "
+                "image (x, y)",
+    "hand": "a hand (or a tile it holds) is in the frame",
     "turn": "index of the turn in progress (the last one begun), -1 before the first",
     "phase": "'place', 'withdraw', 'exchange', 'cross' while a hand is in the frame, else 'rest'",
     "settled": "no hand in the frame and the board unchanged for at least half a second",
@@ -194,6 +196,7 @@ def render_frames(turns: list[RenderTurn], seed: int, fps: float = 10.0,
     board = Board()
     changes = list(timeline.changes)
     last_change, ci = -np.inf, 0
+    fixed = scene.overlay_cover()
     for f in range(int(np.ceil(timeline.duration * fps))):
         t = f / fps
         while ci < len(changes) and changes[ci].t <= t:
@@ -203,16 +206,17 @@ def render_frames(turns: list[RenderTurn], seed: int, fps: float = 10.0,
             last_change, ci = c.t, ci + 1
         frame = scene.background(board).copy()
         cover, phase = painter.paint(frame, t)
+        hand = cover is not None and bool((cover > COVERED).any())
+        if fixed is not None:
+            cover = fixed if cover is None else np.maximum(cover, fixed)
         occluded = ["0" * SIZE] * SIZE
         polygons: list = []
-        hand = False
         if cover is not None:
             hit = (cover[sy, sx] > COVERED) & inside
             share = hit.mean(1).reshape(SIZE, SIZE)
             occluded = ["".join("1" if s >= OCCLUDED_SHARE else "0" for s in row)
                         for row in share]
             polygons = _polygons(cover, look.mirrored)
-            hand = bool(polygons)
         turn = int(np.searchsorted(timeline.turn_starts, t, side="right")) - 1
         record = {
             "frame": f, "t": round(t, 3), "turn": turn,
