@@ -113,8 +113,7 @@ def _fingers(img: np.ndarray, rng: np.random.Generator, res: float) -> float:
         [np.cos(edge), np.sin(edge)]) * w / 2
     toward = tip + np.array([np.cos(edge), np.sin(edge)]) * w * 3
     look = draw_hand_look(rng)
-    skin, sleeve = hand_layers(look, (h, w), tuple(tip), tuple(toward), res)
-    cover = paint_hand(img, look, skin, sleeve)
+    cover = paint_hand(img, look, hand_layers(look, (h, w), tuple(tip), tuple(toward), res))
     inner = cover[round(h / 6):round(5 * h / 6), round(w / 6):round(5 * w / 6)]
     return float(inner.mean() / 255) if inner.size else 0.0
 

@@ -143,8 +143,8 @@ class _Painter:
                 d = (tip - self._tip(r, prev)[0]) * self.shutter
                 motion = (float(d[0]), float(d[1]))
             look = self.lit[id(r)]
-            skin, sleeve = hand_layers(look, (height, width), tuple(tip), tuple(toward), square)
-            shade = np.maximum(skin, sleeve)
+            layers = hand_layers(look, (height, width), tuple(tip), tuple(toward), square)
+            shade = np.maximum(layers.skin, layers.sleeve)
             ground = cam.project(np.array([[pos[0] + sdu * pos[2], pos[1] + sdv * pos[2], 0.0]]))
             offset = ground[0] - cam.project(np.array([[pos[0], pos[1], -pos[2]]]))[0]
             cast_shadow(frame, shade, (float(offset[0]), float(offset[1])),
@@ -152,7 +152,7 @@ class _Painter:
             held = r.held(t)
             if held is not None:
                 self._held_tile(frame, cover, held.face, pos)
-            drawn = paint_hand(frame, look, skin, sleeve, motion)
+            drawn = paint_hand(frame, look, layers, motion)
             np.maximum(cover, drawn, out=cover)
         return cover, active[0][0].phase
 
