@@ -137,9 +137,11 @@ class Scene:
         return table
 
     def _noise_pair(self) -> tuple[np.ndarray, np.ndarray]:
+        # Video coding smooths most sensor noise away (and noisy frames make huge files).
         width, height = self.size
-        n = self.rng.normal(0, self.look.damage.noise, (height, width, 1)) + self.rng.normal(
-            0, self.look.damage.noise * 0.4, (height, width, 3))
+        sigma = min(self.look.damage.noise, 2.5)
+        n = self.rng.normal(0, sigma, (height, width, 1)) + self.rng.normal(
+            0, sigma * 0.4, (height, width, 3))
         return np.clip(n, 0, 255).astype(np.uint8), np.clip(-n, 0, 255).astype(np.uint8)
 
     def tile_pose(self, row: int, col: int, tile: Tile) -> tuple[float, float, float]:
