@@ -1,0 +1,154 @@
+"""The app factory: one Flask app serving every board of an event, each with its own session."""
+
+from __future__ import annotations
+
+import json
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+import pluggy
+from flask import Flask, Response, abort, current_app, request
+from werkzeug.exceptions import HTTPException
+
+from tilecast.engine.lexicon import Lexicon
+from tilecast.pluginmanager import fire, plugin_manager
+from tilecast.plugins import alerts as alerts_plugin
+from tilecast.plugins import annotation
+from tilecast.plugins import broadcast as broadcast_plugin
+from tilecast.plugins.alerts import AlertLog
+from tilecast.plugins.broadcast import Broadcast
+from tilecast.server.auth import Tokens
+from tilecast.server.boards import BoardRunner, ReaderFactory
+from tilecast.server.config import ServerConfig
+from tilecast.server.streams import STREAMING, StreamLimit, held
+
+# The plugins the server is built on, by the names their entry points have.
+NEEDED = {
+    "broadcast": broadcast_plugin.BROADCAST,
+    "alerts": alerts_plugin.ALERTS,
+    "annotation": annotation,
+}
+
+
+@dataclass
+class Server:
+    """Everything the views share, kept in `app.extensions["tilecast.server"]`."""
+
+    config: ServerConfig
+    tokens: Tokens
+    boards: dict[str, BoardRunner]
+    broadcast: Broadcast
+    alerts: AlertLog
+    streams: StreamLimit
+    running: bool = True
+
+    def board(self, name: str) -> BoardRunner:
+        """The board of that name, or 404 (names are looked up, never used as paths)."""
+        runner = self.boards.get(name)
+        if runner is None:
+            abort(404, f"no board named {name!r}")
+        return runner
+
+    def close(self) -> None:
+        self.running = False
+        for runner in self.boards.values():
+            runner.close()
+
+
+def server() -> Server:
+    return current_app.extensions["tilecast.server"]
+
+
+def create_app(
+    config: ServerConfig,
+    pm: pluggy.PluginManager | None = None,
+    make_reader: ReaderFactory | None = None,
+    start: bool = True,
+) -> Flask:
+    """Build the app and a session for every board. `pm` defaults to the installed plugins;
+    the broadcast, alerts and annotation built-ins are added when it lacks them (by name).
+    With `start`, boards that have a source start watching it."""
+    from tilecast.server.api import api
+    from tilecast.server.pages import pages
+
+    app = Flask(__name__)
+    app.config.update(
+        SECRET_KEY=secrets.token_bytes(32),  # login cookies last as long as the process
+        MAX_CONTENT_LENGTH=config.max_body,
+        SESSION_COOKIE_HTTPONLY=True,
+        SESSION_COOKIE_SAMESITE="Strict",
+        JSON_SORT_KEYS=False,
+    )
+    pm = pm or plugin_manager()
+    for name, plugin in NEEDED.items():
+        if pm.get_plugin(name) is None and not pm.is_registered(plugin):
+            pm.register(plugin, name=name)
+    app.register_blueprint(api)
+    app.register_blueprint(pages)
+    fire(pm, "tilecast_server_routes", app=app)
+
+    config.out_dir.mkdir(parents=True, exist_ok=True)
+    broadcast = app.extensions["tilecast.broadcast"]
+    lexicons: dict[str, Lexicon] = {}
+    boards = {}
+    for spec in config.boards:
+        broadcast.set_delay(spec.name, spec.delay)  # before the session's first event
+        if spec.lexicon and spec.lexicon not in lexicons:
+            from tilecast.lexicons import load_lexicon
+
+            lexicons[spec.lexicon] = load_lexicon(spec.lexicon)
+        boards[spec.name] = BoardRunner(
+            spec, config.out_dir, pm, lexicons.get(spec.lexicon), make_reader,
+            config.fps, config.still_s,
+        )
+    state = Server(
+        config,
+        Tokens(config.operator_token, config.td_token),
+        boards,
+        broadcast,
+        app.extensions["tilecast.alerts"],
+        StreamLimit(config.max_streams),
+    )
+    app.extensions["tilecast.server"] = state
+    app.after_request(_cap_streams)
+    app.after_request(_security_headers)
+    app.register_error_handler(HTTPException, _error)
+    if start:
+        for runner in boards.values():
+            runner.start()
+    return app
+
+
+def _cap_streams(response: Response) -> Response:
+    if response.mimetype not in STREAMING or held(response, server().streams):
+        return response
+    busy = _json_error(503, "too many live streams open; try again shortly")
+    busy.headers["Retry-After"] = "5"
+    return busy
+
+
+def _security_headers(response: Response) -> Response:
+    response.headers.setdefault(
+        "Content-Security-Policy",
+        "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; "
+        "form-action 'self'; frame-ancestors 'self'",
+    )
+    response.headers.setdefault("X-Content-Type-Options", "nosniff")
+    response.headers.setdefault("Referrer-Policy", "no-referrer")
+    return response
+
+
+def _json_error(status: int, message: str) -> Response:
+    body = json.dumps({"error": message, "status": status})
+    return Response(body, status=status, mimetype="application/json")
+
+
+def _error(exc: HTTPException) -> Any:
+    """JSON errors under /api/, the usual HTML pages elsewhere."""
+    if request.path.startswith("/api/") and exc.code is not None:
+        response = _json_error(exc.code, exc.description or exc.name)
+        if exc.code == 401:
+            response.headers["WWW-Authenticate"] = 'Bearer realm="tilecast"'
+        return response
+    return exc

@@ -1,0 +1,114 @@
+"""What a server runs: its boards (from `--board NAME=SOURCE` or an event file), where files go,
+and the tokens that guard every write."""
+
+from __future__ import annotations
+
+import math
+import re
+import secrets
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+# Board names become file names (<name>.gcg, <name>.journal.jsonl): no dots, no slashes.
+BOARD_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
+
+
+class ConfigError(ValueError):
+    """A board argument or event file that cannot be served."""
+
+
+@dataclass(frozen=True)
+class BoardSpec:
+    """One board: `source` is a camera index, stream URL, video file or folder of frames, or
+    empty for a board fed by operator input only."""
+
+    name: str
+    source: str = ""
+    players: tuple[str, str] = ("Player 1", "Player 2")
+    profile: str = "wespa"
+    lexicon: str = ""
+    delay: float = 0.0
+
+    def __post_init__(self) -> None:
+        if not BOARD_NAME.match(self.name):
+            raise ConfigError(
+                f"board name {self.name!r}: use 1-64 letters, digits, '-' or '_' "
+                "(it names files)"
+            )
+        if not (isinstance(self.delay, int | float) and math.isfinite(self.delay)
+                and self.delay >= 0):
+            raise ConfigError(f"board {self.name}: delay must be seconds >= 0")
+        if len(self.players) != 2 or not all(isinstance(p, str) and p for p in self.players):
+            raise ConfigError(f"board {self.name}: players must be two names")
+
+
+@dataclass(frozen=True)
+class ServerConfig:
+    boards: tuple[BoardSpec, ...]
+    out_dir: Path
+    operator_token: str = field(repr=False)
+    td_token: str = field(repr=False)
+    max_streams: int = 256  # live streams (SSE and camera previews) served at once
+    heartbeat_s: float = 15.0  # a comment line on a quiet stream, so dead clients are noticed
+    max_body: int = 64 * 1024  # bytes in a request body
+    fps: float = 6.0  # camera frames read per second
+    still_s: float = 1.0  # seconds a board must rest before it is read
+
+    def __post_init__(self) -> None:
+        names = [b.name for b in self.boards]
+        twice = sorted({n for n in names if names.count(n) > 1})
+        if twice:
+            raise ConfigError(f"board named twice: {', '.join(twice)}")
+        for role, token in (("operator", self.operator_token), ("td", self.td_token)):
+            if len(token) < 8:
+                raise ConfigError(f"the {role} token must be at least 8 characters")
+        if self.operator_token == self.td_token:
+            raise ConfigError("the operator and TD tokens must differ")
+
+
+def board_arg(text: str, defaults: dict[str, Any]) -> BoardSpec:
+    """`NAME=SOURCE`, or `NAME` (or `NAME=`) for a board fed by operator input only."""
+    name, _, source = text.partition("=")
+    return BoardSpec(name=name.strip(), source=source.strip(), **defaults)
+
+
+def load_event(path: Path) -> tuple[dict[str, Any], list[BoardSpec]]:
+    """An event file: top-level defaults (`out_dir`, `profile`, `lexicon`, `delay`) and one
+    `[boards.NAME]` table per board (`source`, `players`, and any default overridden).
+    Returns the top-level settings and the boards."""
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise ConfigError(f"{path}: {exc}") from exc
+    known = {"out_dir", "profile", "lexicon", "delay", "boards"}
+    unknown = sorted(set(data) - known)
+    if unknown:
+        raise ConfigError(f"{path}: unknown setting {', '.join(unknown)}")
+    defaults = {k: data[k] for k in ("profile", "lexicon", "delay") if k in data}
+    tables = data.get("boards", {})
+    if not isinstance(tables, dict) or not tables:
+        raise ConfigError(f"{path}: no [boards.NAME] tables")
+    boards = []
+    for name, table in tables.items():
+        if not isinstance(table, dict):
+            raise ConfigError(f"{path}: boards.{name} must be a table")
+        allowed = {"source", "players", "profile", "lexicon", "delay"}
+        extra = sorted(set(table) - allowed)
+        if extra:
+            raise ConfigError(f"{path}: boards.{name}: unknown setting {', '.join(extra)}")
+        values = {**defaults, **table}
+        if "players" in values:
+            values["players"] = tuple(values["players"])
+        try:
+            boards.append(BoardSpec(name=name, **values))
+        except (TypeError, ConfigError) as exc:
+            raise ConfigError(f"{path}: {exc}") from exc
+    return {k: data[k] for k in ("out_dir",) if k in data}, boards
+
+
+def token(env: dict[str, str], name: str) -> tuple[str, bool]:
+    """The token in environment variable `name`, or a new random one; True when generated."""
+    given = env.get(name, "")
+    return (given, False) if given else (secrets.token_urlsafe(24), True)

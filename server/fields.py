@@ -1,0 +1,47 @@
+"""The one-value overlay fields (a broadcaster puts each in its own OBS source) as plain text,
+computed from a board's public state; the field pages and their `.txt` twins both show these."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from itertools import groupby
+from typing import Any
+
+State = dict[str, Any]
+
+
+def _unseen(state: State) -> str:
+    """'AAA BB E ?': each letter's tiles together, blanks last."""
+    tiles = sorted(state["unseen"], key=lambda t: (t == "?", t))
+    return " ".join("".join(group) for _, group in groupby(tiles))
+
+
+def _last_play(state: State) -> str:
+    moves = state["moves"]
+    if not moves:
+        return ""
+    last = moves[-1]
+    return f"{last['name']} {last['move']} {last['score']}"
+
+
+def _blanks(state: State) -> str:
+    return ", ".join(f"{b['square']} {b['letter']}" for b in state["blanks"])
+
+
+FIELDS: dict[str, Callable[[State], str]] = {
+    "score": lambda s: f"{s['scores'][0]} - {s['scores'][1]}",
+    "score1": lambda s: str(s["scores"][0]),
+    "score2": lambda s: str(s["scores"][1]),
+    "name1": lambda s: s["players"][0],
+    "name2": lambda s: s["players"][1],
+    "unseen": _unseen,
+    "unseen-count": lambda s: str(len(s["unseen"])),
+    "bag": lambda s: str(s["bag"]),
+    "last-play": _last_play,
+    "blanks": _blanks,
+}
+
+
+def field_text(state: State | None, name: str) -> str:
+    """The field's text; empty before the board has a public state."""
+    return "" if state is None else FIELDS[name](state)

@@ -1,0 +1,98 @@
+"""`tilecast serve`: every board of an event in one server (live pages, overlays, operator
+console, TD dashboard, JSON API), under waitress."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+# Threads beyond the stream cap, so pages and API calls are answered while every stream is open.
+SPARE_THREADS = 16
+OUTBUF_LIMIT = 256 * 1024  # bytes queued for one client before its stream waits (then drops)
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "serve",
+        help="serve live boards, overlays, the operator console and the TD dashboard",
+        description="Boards come from --board (repeatable) and/or an --event TOML file. "
+        "Write tokens come from TILECAST_OPERATOR_TOKEN and TILECAST_TD_TOKEN, or are "
+        "generated and printed.",
+    )
+    p.add_argument("--event", type=Path, help="TOML event file: boards, players, profile...")
+    p.add_argument("--board", action="append", default=[], metavar="NAME=SOURCE",
+                   help="a board and its camera index, stream URL, video or folder; "
+                   "NAME alone for operator input only (repeatable)")
+    p.add_argument("--out-dir", type=Path, help="journals, GCG files, alert logs, corners")
+    p.add_argument("--profile", default="wespa", help="rule profile for --board boards")
+    p.add_argument("--lexicon", default="", help="word list for --board boards ('enable')")
+    p.add_argument("--delay", type=float, default=0.0,
+                   help="broadcast delay in seconds for --board boards")
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on")
+    p.add_argument("--port", type=int, default=8080)
+    p.add_argument("--max-streams", type=int, default=256,
+                   help="live streams (event streams, camera previews) open at once")
+    p.add_argument("--fps", type=float, default=6.0, help="camera frames read per second")
+    p.add_argument("--still", type=float, default=1.0, help="seconds still before a commit")
+    p.set_defaults(func=run)
+
+
+def build_config(args: argparse.Namespace, env: dict[str, str]):
+    """The server configuration the arguments and environment describe, and which tokens
+    were generated (to print them)."""
+    from tilecast.server.config import ServerConfig, board_arg, load_event, token
+
+    settings, boards = load_event(args.event) if args.event else ({}, [])
+    defaults = {"profile": args.profile, "lexicon": args.lexicon, "delay": args.delay}
+    boards += [board_arg(text, defaults) for text in args.board]
+    if not boards:
+        raise SystemExit("tilecast serve: give at least one --board or an --event file")
+    out_dir = args.out_dir or Path(settings.get("out_dir", "tilecast-out"))
+    operator, new_operator = token(env, "TILECAST_OPERATOR_TOKEN")
+    td, new_td = token(env, "TILECAST_TD_TOKEN")
+    config = ServerConfig(
+        boards=tuple(boards), out_dir=out_dir, operator_token=operator, td_token=td,
+        max_streams=args.max_streams, fps=args.fps, still_s=args.still,
+    )
+    generated = [name for name, new in (("operator", new_operator), ("td", new_td)) if new]
+    return config, generated
+
+
+def run(args: argparse.Namespace) -> int:
+    import waitress
+
+    from tilecast.server.app import create_app
+    from tilecast.server.config import ConfigError
+
+    try:
+        config, generated = build_config(args, dict(os.environ))
+        app = create_app(config)
+    except (ConfigError, OSError, ValueError) as exc:
+        print(f"tilecast serve: {exc}", file=sys.stderr)
+        return 2
+    base = f"http://{args.host}:{args.port}"
+    print(f"Tilecast serving {len(config.boards)} board(s) on {base}/ (TD: {base}/td)")
+    for role in generated:
+        value = config.operator_token if role == "operator" else config.td_token
+        print(f"  {role} token (generated): {value}")
+    if args.host not in ("127.0.0.1", "localhost", "::1"):
+        print("  warning: tokens travel in clear text; put TLS in front of this server",
+              file=sys.stderr)
+    try:
+        waitress.serve(
+            app,
+            host=args.host,
+            port=args.port,
+            threads=config.max_streams + SPARE_THREADS,
+            connection_limit=config.max_streams + 4 * SPARE_THREADS,
+            outbuf_high_watermark=OUTBUF_LIMIT,
+            asyncore_use_poll=True,  # select() stops at 1024 sockets
+            ident="tilecast",
+        )
+    except KeyboardInterrupt:
+        pass
+    finally:
+        app.extensions["tilecast.server"].close()
+    return 0
