@@ -17,7 +17,7 @@ import numpy as np
 from .rectify import SIZE, board_to_image, cell_size_px, warp_board
 
 CELL_PX = 16  # resolution of the top-down search image
-MARGIN = 1.0  # cells of surroundings in the search image
+MARGIN = 1.5  # cells of surroundings in the search image (room for the lines just outside)
 LINES = SIZE + 1
 _MIN_PIECES = 4  # a line needs this many agreeing pieces to count
 _MIN_LINES = 6  # per direction, for a homography worth trusting
@@ -50,6 +50,14 @@ def refine_to_grid(
         if found is None:
             break
         current, lines = found
+    for _ in range(2):  # a coarse fix off by most of a cell can lock one line off
+        shift = _grid_shift(smoothed, current)
+        if shift == (0, 0):
+            break
+        current = _shifted(current, shift)
+        found = _refine_once(smoothed, current, windows[-1])
+        if found is not None:
+            current, lines = found
     contrast = grid_contrast(smoothed, current)
     return GridFit(_outer_edge(smoothed, current), contrast, lines)
 
@@ -65,6 +73,36 @@ def grid_contrast(smoothed: np.ndarray, corners: np.ndarray) -> float:
         half = pos[:-1] + CELL_PX / 2
         off += float(np.mean([pieces[int(round(p)) - 1 : int(round(p)) + 2].max(0) for p in half]))
     return on / max(off, 1e-6)
+
+
+def _grid_shift(smoothed: np.ndarray, corners: np.ndarray) -> tuple[int, int]:
+    """(du, dv) in whole cells, when the fit is locked one line off.
+
+    Then one end line of the fit lies on no line at all (a board always shows both of its
+    boundary lines), while a real line lies just beyond the other end. Plain strength of the
+    lines outside is no guide: a frame's edge may lie a cell out.
+    """
+    shift = []
+    for ridge in _ridges(warp_board(smoothed, corners, CELL_PX, MARGIN)):
+        pieces = _piece_means(ridge)
+        strength = {}
+        for i in range(-1, LINES + 1):
+            row = int(round((i + MARGIN) * CELL_PX))
+            strength[i] = float(np.median(pieces[row - 1 : row + 2].max(0)))
+        typical = float(np.median([strength[i] for i in range(1, LINES - 1)]))
+        if strength[LINES - 1] < 0.3 * typical and strength[-1] > 0.6 * typical:
+            shift.append(-1)
+        elif strength[0] < 0.3 * typical and strength[LINES] > 0.6 * typical:
+            shift.append(1)
+        else:
+            shift.append(0)
+    return shift[1], shift[0]  # the transposed ridge gives the shift along u
+
+
+def _shifted(corners: np.ndarray, shift: tuple[int, int]) -> np.ndarray:
+    du, dv = shift
+    square = np.float32([[du, dv], [SIZE + du, dv], [SIZE + du, SIZE + dv], [du, SIZE + dv]])
+    return cv2.perspectiveTransform(square[None], board_to_image(corners))[0].astype(np.float32)
 
 
 def _ridges(rect: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -1,0 +1,183 @@
+"""Measure the board locator on labelled photos: corner error in cells, hit rate, speed.
+
+    .venv/bin/python benchmarks/locate_eval.py                 # ../shared test split
+    .venv/bin/python benchmarks/locate_eval.py --stress        # also turned/mirrored/dark/hand
+    .venv/bin/python benchmarks/locate_eval.py --photos DIR --train DIR
+
+Error per photo: the largest distance between a found corner and its label, divided by the
+labelled playing area's side / 15 (its mean, in photo pixels). Both use the same order
+(clockwise from the corner nearest the image's top-left). A photo counts as a hit when the
+error is at most a quarter of a cell; BoardNotFound counts as a miss. Times are wall-clock
+per frame on one thread (OpenCV and onnxruntime both limited to one).
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from tilecast.vision.corner_labels import LabelledPhoto, read_coco_corners
+from tilecast.vision.locate import BoardFix, BoardNotFound, locate_board, order_corners, track
+from tilecast.vision.rectify import cell_size_px
+
+SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "real" / "board-corners"
+TOLERANCE = 0.25
+
+Variant = Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]
+
+
+def _mirror(img: np.ndarray, pts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    return img[:, ::-1].copy(), np.c_[img.shape[1] - 1 - pts[:, 0], pts[:, 1]]
+
+
+def _turn90(img: np.ndarray, pts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Clockwise quarter turn: the frame becomes portrait."""
+    return np.rot90(img, -1).copy(), np.c_[img.shape[0] - 1 - pts[:, 1], pts[:, 0]]
+
+
+def _tilt(img: np.ndarray, pts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """20 degrees in the image plane about the board's centre, shrunk to stay in the frame."""
+    m = cv2.getRotationMatrix2D(tuple(map(float, pts.mean(0))), 20, 0.8)
+    out = cv2.warpAffine(img, m, (img.shape[1], img.shape[0]), borderValue=(40, 40, 40))
+    return out, pts @ m[:, :2].T + m[:, 2]
+
+
+def _dark(img: np.ndarray, pts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Dim, warm, uneven light."""
+    ramp = np.linspace(0.35, 0.8, img.shape[1], dtype=np.float32)[None, :, None]
+    out = img.astype(np.float32) * ramp * np.float32([0.7, 0.9, 1.1])
+    return np.clip(out, 0, 255).astype(np.uint8), pts
+
+
+def _hand(img: np.ndarray, pts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A skin-coloured hand and arm over the middle of the right-hand side."""
+    out = img.copy()
+    mid = (pts[1] + pts[2]) / 2
+    inward = pts.mean(0) - mid
+    cell = cell_size_px(pts)
+    centre = mid + inward / np.linalg.norm(inward) * 1.5 * cell
+    cv2.ellipse(
+        out,
+        tuple(map(int, centre)),
+        (int(2.2 * cell), int(1.6 * cell)),
+        0,
+        0,
+        360,
+        (120, 150, 210),
+        -1,
+    )
+    cv2.line(
+        out,
+        tuple(map(int, centre)),
+        (img.shape[1], int(centre[1])),
+        (110, 140, 200),
+        int(2.5 * cell),
+    )
+    return out, pts
+
+
+STRESS: dict[str, Variant] = {
+    "mirrored": _mirror,
+    "turned 90": _turn90,
+    "tilted 20": _tilt,
+    "dark": _dark,
+    "hand": _hand,
+}
+
+
+def evaluate(photos: list[LabelledPhoto], variant: Variant | None = None) -> dict:
+    errors, qualities, times, misses = [], [], [], []
+    fixes: list[tuple[np.ndarray, BoardFix]] = []
+    for photo in photos:
+        img = cv2.imread(str(photo.path))
+        truth = photo.corners
+        if variant is not None:
+            img, truth = variant(img, truth)
+            truth = order_corners(truth)
+        start = time.perf_counter()
+        try:
+            fix = locate_board(img)
+        except BoardNotFound as err:
+            misses.append(f"{photo.path.name}: {err}")
+            errors.append(np.inf)
+            continue
+        finally:
+            times.append(time.perf_counter() - start)
+        errors.append(np.linalg.norm(fix.corners - truth, axis=1).max() / cell_size_px(truth))
+        qualities.append(fix.quality)
+        fixes.append((img, fix))
+    track_times = []
+    for img, fix in fixes:
+        start = time.perf_counter()
+        try:
+            track(img, fix)
+        except BoardNotFound:
+            pass
+        track_times.append(time.perf_counter() - start)
+    return {
+        "errors": np.array(errors),
+        "qualities": np.array(qualities),
+        "ms": 1000 * np.array(times),
+        "track_ms": 1000 * np.array(track_times),
+        "misses": misses,
+    }
+
+
+def report(name: str, result: dict) -> None:
+    e = result["errors"]
+    hits = int((e <= TOLERANCE).sum())
+    found = e[np.isfinite(e)]
+    print(
+        f"{name}: {hits}/{len(e)} within {TOLERANCE} cell ({100 * hits / len(e):.1f}%), "
+        f"{len(found)} found"
+    )
+    if len(found):
+        print(f"  error (cells): median {np.median(found):.3f}, worst {found.max():.3f}")
+        print(
+            f"  quality: min {result['qualities'].min():.2f}, "
+            f"median {np.median(result['qualities']):.2f}"
+        )
+    ms, tms = result["ms"], result["track_ms"]
+    print(f"  locate_board ms/frame: median {np.median(ms):.1f}, max {ms.max():.1f}")
+    if len(tms):
+        print(f"  track ms/frame: median {np.median(tms):.1f}, max {tms.max():.1f}")
+    for miss in result["misses"]:
+        print("  MISS", miss)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--photos", type=Path, default=SHARED / "test")
+    parser.add_argument(
+        "--train",
+        type=Path,
+        default=SHARED / "train",
+        help="training photos, to check that no original is in both",
+    )
+    parser.add_argument("--stress", action="store_true", help="also altered copies")
+    parser.add_argument("--verbose", action="store_true", help="one line per photo")
+    args = parser.parse_args()
+    cv2.setNumThreads(1)
+    photos = read_coco_corners(args.photos)
+    if args.train.is_dir():
+        shared = {p.original for p in photos} & {p.original for p in read_coco_corners(args.train)}
+        print(f"originals in both test and train: {len(shared)}")
+    print(f"{len(photos)} photos of {len({p.original for p in photos})} originals")
+    locate_board(cv2.imread(str(photos[0].path)))  # load the model outside the timing
+    result = evaluate(photos)
+    report("as taken", result)
+    if args.verbose:
+        for photo, err in zip(photos, result["errors"], strict=True):
+            print(f"  {photo.path.name}: {err:.3f}")
+    if args.stress:
+        for name, variant in STRESS.items():
+            report(name, evaluate(photos, variant))
+
+
+if __name__ == "__main__":
+    main()
