@@ -1,0 +1,1 @@
+from .classify import TileClassifier as TileClassifier

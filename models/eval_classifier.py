@@ -1,0 +1,165 @@
+"""Figures for models/MODEL_CARD.md: the shipped tile classifier on held-out styles.
+
+1. Cell crops of the test seeds (tile_splits.py): held-out tile and board styles, and new looks
+   of the training styles; per-class accuracy, confusions, orientation, calibration.
+2. Enrolment: whole-board photos (vision.render.scene) of held-out tile families, each look
+   with one photo of the set laid out for enrolment and further photos of random positions,
+   read through rectify/cell_crops with and without the enrolment's prototypes.
+
+    .venv/bin/python models/eval_classifier.py --json /tmp/tiles-eval.json
+
+Runs with the runtime dependencies only (no torch).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections import Counter
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+from tile_splits import DEFAULT_CACHE, HELD_OUT_TILES, TEST_SEEDS, load_split, render_cache
+
+from tilecast.config import load_tileset
+from tilecast.engine.board import SIZE, Board
+from tilecast.engine.tiles import Tile
+from tilecast.vision.classify import CLASSES, TileClassifier
+from tilecast.vision.enroll import enroll_board, enrolment_layout
+from tilecast.vision.rectify import cell_crops, cell_size_px, rectify
+from tilecast.vision.render.scene import CORNERS, Scene, draw_scene_look
+from tilecast.vision.render.styles import draw_tile_style
+
+
+def predict(clf: TileClassifier, images: np.ndarray):
+    parts = [clf.predict(list(images[i:i + 225])) for i in range(0, len(images), 225)]
+    return (np.concatenate([p.probabilities for p in parts]),
+            np.concatenate([p.orientation for p in parts]))
+
+
+def crop_figures(clf: TileClassifier, split: dict[str, np.ndarray]) -> dict:
+    prob, orient = predict(clf, split["images"])
+    y, o = split["y"], split["o"]
+    guess = prob.argmax(1)
+    wrong = guess != y
+    conf = prob.max(1)
+    per_class = {CLASSES[c]: [int((~wrong[y == c]).sum()), int((y == c).sum())]
+                 for c in range(len(CLASSES))}
+    confusions = Counter(f"{CLASSES[a]}->{CLASSES[b]}" for a, b in zip(y[wrong], guess[wrong],
+                                                                       strict=True))
+    letters = y < 26
+    turn_ok = orient.reshape(-1, 2, 4).sum(1).argmax(1) == o % 4
+    mirror_ok = (orient[:, 4:].sum(1) > 0.5) == (o >= 4)
+    bins = {}
+    for lo, hi in ((0.0, 0.5), (0.5, 0.9), (0.9, 0.99), (0.99, 1.01)):
+        m = (conf >= lo) & (conf < hi)
+        bins[f"{lo:.2f}-{min(hi, 1):.2f}"] = [int(m.sum()), float(conf[m].mean()) if m.any()
+                                             else None, float(1 - wrong[m].mean()) if m.any()
+                                             else None]
+    edges = np.linspace(0, 1, 11)
+    ece = sum(abs(conf[m].mean() - (1 - wrong[m].mean())) * m.mean()
+              for m in ((conf > a) & (conf <= b) for a, b in zip(edges, edges[1:], strict=False))
+              if m.any())
+    families = {f: [int(wrong[split["tile"] == f].sum()), int((split["tile"] == f).sum())]
+                for f in sorted(set(split["tile"]))}
+    return {
+        "cells": int(len(y)), "wrong": int(wrong.sum()), "error": float(wrong.mean()),
+        "per_class": per_class, "confusions": confusions.most_common(15),
+        "rotation_error_letters": float(1 - turn_ok[letters].mean()),
+        "rotation_error_blanks": float(1 - turn_ok[y == 26].mean()),
+        "mirror_error_tiles": float(1 - mirror_ok[y < 27].mean()),
+        "rotation_error_by_letter": {CLASSES[c]: float(1 - turn_ok[y == c].mean())
+                                     for c in range(26)},
+        "confidence_bins": bins, "ece": float(ece), "tile_families": families,
+    }
+
+
+def board_photo(look, scene: Scene, board: Board) -> tuple[np.ndarray, np.ndarray]:
+    """A frame of this board and the playing area's corners in it (1A first)."""
+    frame = scene.finish(scene.background(board), 0)
+    corners = look.camera.project(CORNERS).astype(np.float32)
+    if look.mirrored:
+        corners[:, 0] = look.camera.size[0] - 1 - corners[:, 0]
+    return frame, corners
+
+
+def cells_of(frame: np.ndarray, corners: np.ndarray) -> list[np.ndarray]:
+    cell_px = int(np.clip(round(cell_size_px(corners)), 24, 64))
+    return list(cell_crops(rectify(frame, corners, cell_px), margin=0.25, size=64))
+
+
+def layout_board(layout: np.ndarray) -> Board:
+    return Board().with_tiles(
+        (r, c, Tile("A", blank=True) if layout[r, c] == "?" else Tile(str(layout[r, c])))
+        for r in range(SIZE) for c in range(SIZE) if layout[r, c] != ".")
+
+
+def random_layout(rng: np.random.Generator, tileset, n: int) -> np.ndarray:
+    bag = [f for f, k in tileset.counts.items() for _ in range(k)]
+    layout = np.full((SIZE, SIZE), ".", "<U1")
+    squares = rng.choice(SIZE * SIZE, n, replace=False)
+    layout.ravel()[squares] = rng.choice(bag, n, replace=False)
+    return layout
+
+
+def enrolment_figures(clf: TileClassifier, families: tuple[str, ...], looks: int, boards: int,
+                      seed: int) -> dict:
+    tileset = load_tileset("english")
+    rows = []
+    for i in range(looks):
+        family = families[i % len(families)]
+        rng = np.random.default_rng(seed + i)
+        look = draw_scene_look(rng, (960, 720))
+        look = replace(look, tiles=draw_tile_style(rng, family))
+        scene = Scene(look, seed + i)
+        frame, corners = board_photo(look, scene, layout_board(enrolment_layout(tileset)))
+        check = enroll_board(clf, cells_of(frame, corners), tileset)
+        enrolled = clf.with_prototypes(check.prototypes)
+        base_wrong = enrolled_wrong = total = 0
+        for _ in range(boards):
+            layout = random_layout(rng, tileset, int(rng.integers(40, 100)))
+            frame, corners = board_photo(look, scene, layout_board(layout))
+            cells = cells_of(frame, corners)
+            truth = np.array([CLASSES.index(c) for c in layout.ravel()])
+            base_wrong += int((clf.probabilities(cells).argmax(1) != truth).sum())
+            enrolled_wrong += int((enrolled.probabilities(cells).argmax(1) != truth).sum())
+            total += len(truth)
+        rows.append({"family": family, "board": look.board.family, "mirrored": look.mirrored,
+                     "tilt": round(look.camera.tilt, 1),
+                     "cell_px": round(cell_size_px(corners), 1),
+                     "enrolment_problems": len(check.problems), "cells": total,
+                     "wrong_without": base_wrong, "wrong_with": enrolled_wrong})
+        print(rows[-1], flush=True)
+    return {"looks": rows,
+            "error_without": sum(r["wrong_without"] for r in rows) / sum(r["cells"] for r in rows),
+            "error_with": sum(r["wrong_with"] for r in rows) / sum(r["cells"] for r in rows)}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--cache", type=Path, default=DEFAULT_CACHE)
+    ap.add_argument("--model", type=Path, help="default: the shipped models/tiles.onnx")
+    ap.add_argument("--workers", type=int, default=2, help="rendering processes")
+    ap.add_argument("--looks", type=int, default=9, help="enrolment looks (board photos)")
+    ap.add_argument("--boards", type=int, default=3, help="game photos per enrolment look")
+    ap.add_argument("--json", type=Path)
+    args = ap.parse_args()
+    clf = TileClassifier.load(args.model)
+    paths = render_cache(args.cache, TEST_SEEDS, args.workers)
+    report = {"held_out_styles": crop_figures(clf, load_split(paths, keep_held_out=True)),
+              "training_styles_new_looks": crop_figures(clf, load_split(paths, False))}
+    for name in ("held_out_styles", "training_styles_new_looks"):
+        r = report[name]
+        print(f"{name}: {r['wrong']} of {r['cells']} wrong ({100 * r['error']:.2f}%), "
+              f"confusions {r['confusions'][:8]}", flush=True)
+    report["enrolment"] = enrolment_figures(clf, HELD_OUT_TILES, args.looks, args.boards, 500)
+    e = report["enrolment"]
+    print(f"enrolment, held-out tile families: error without {100 * e['error_without']:.2f}%, "
+          f"with {100 * e['error_with']:.2f}%")
+    if args.json:
+        args.json.write_text(json.dumps(report, indent=1))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,256 @@
+"""Train the tile classifier on rendered cell crops and export it to models/tiles.onnx.
+
+Data: vision.render.render_cells crops, cached and split as models/tile_splits.py says: whole
+tile and board styles are held out of training; their crops from the training seeds calibrate
+the temperature, those from the test seeds (looks never rendered for training) give the figures
+in models/MODEL_CARD.md (models/eval_classifier.py).
+
+Network: six 3x3 conv blocks (48x48 grey input, strides 2, 2, 2) and a fully connected layer
+to a 128-d unit embedding, read by a cosine classifier (CosFace margin) over 28 classes and a
+linear 8-way orientation head (four turns, mirrored or not). Augmentation: any quarter turn and
+mirroring (labels follow), polarity inversion, channel shuffles, contrast and gamma, shifts and
+scale, resolution loss, blur, noise, JPEG and occluding patches.
+
+    .venv/bin/pip install torch==2.13.0 onnx   # training only; never needed at run time
+    .venv/bin/python models/train_classifier.py --cache /tmp/tilecast-cells --workers 2
+    .venv/bin/python models/eval_classifier.py   # figures for the model card
+
+Rendering the cache takes about 15 minutes on two cores, training about 35 minutes on two
+threads.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+import torch
+import torch.nn.functional as F
+from tile_splits import DEFAULT_CACHE, TRAIN_SEEDS, load_split, render_cache
+from torch import nn
+
+from tilecast.vision.classify import CLASSES, INPUT_SIZE, OUTPUTS, preprocess
+
+EMBED = 128
+SCALE = 20.0  # cosine logit scale
+MARGIN = 0.1  # CosFace margin, training only
+OUT = Path(__file__).resolve().parent / "tiles.onnx"
+
+
+# ---------------------------------------------------------------- augmentation
+
+
+def _dihedral(img: np.ndarray, o: int, rng: np.random.Generator) -> tuple[np.ndarray, int]:
+    """Random quarter turn and mirror; the orientation label follows.
+
+    A crop showing upright face U turned by r is rot90(U, r); its mirror image is
+    rot90(mirror(U), -r), so mirroring flips the mirrored bit and negates the turn."""
+    mirrored, turn = divmod(o, 4)
+    if rng.random() < 0.2:
+        img, mirrored, turn = img[:, ::-1], 1 - mirrored, (-turn) % 4
+    k = int(rng.integers(4))
+    return np.rot90(img, k), 4 * mirrored + (turn + k) % 4
+
+
+def _colour(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    x = img.astype(np.float32)
+    if rng.random() < 0.5:
+        x = x[..., rng.permutation(3)]
+    if rng.random() < 0.5:
+        x = 255 - x
+    if rng.random() < 0.5:
+        x = 255 * (x / 255) ** rng.uniform(0.6, 1.6)
+    if rng.random() < 0.5:
+        x = (x - x.mean()) * rng.uniform(0.5, 1.2) + x.mean() + rng.normal(0, 15)
+    return x
+
+
+def _geometry(x: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    n = x.shape[0]
+    a = np.radians(rng.normal(0, 3))
+    s = rng.uniform(0.92, 1.08)
+    m = cv2.getRotationMatrix2D((n / 2 - 0.5, n / 2 - 0.5), np.degrees(a), s)
+    m[:, 2] += rng.normal(0, 0.03 * n, 2)
+    return cv2.warpAffine(x, m, (n, n), borderMode=cv2.BORDER_REPLICATE)
+
+
+def _degrade(x: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    n = x.shape[0]
+    if rng.random() < 0.1:
+        side = int(rng.integers(16, 40))
+        x = cv2.resize(cv2.resize(x, (side, side), interpolation=cv2.INTER_AREA), (n, n))
+    if rng.random() < 0.1:
+        x = cv2.GaussianBlur(x, (0, 0), rng.uniform(0.4, 1.2))
+    if rng.random() < 0.05:
+        p = rng.integers(0, n, 2)
+        w, h = rng.integers(n // 8, n // 3, 2)
+        x[p[1]:p[1] + h, p[0]:p[0] + w] = rng.uniform(0, 255, 3)
+    if rng.random() < 0.2:
+        x = x + rng.normal(0, rng.uniform(2, 8), x.shape)
+    x = np.clip(x, 0, 255).astype(np.uint8)
+    if rng.random() < 0.15:
+        _, buf = cv2.imencode(".jpg", x, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(25, 85))])
+        x = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    return x
+
+
+def augment(images: np.ndarray, o: np.ndarray, rng: np.random.Generator
+            ) -> tuple[np.ndarray, np.ndarray]:
+    out, orient = [], np.empty_like(o)
+    for i, img in enumerate(images):
+        img, orient[i] = _dihedral(img, int(o[i]), rng)
+        x = _colour(img, rng)
+        if rng.random() < 0.5:
+            x = _geometry(x, rng)
+        out.append(_degrade(x, rng))
+    return preprocess(out), orient
+
+
+# ---------------------------------------------------------------- network
+
+
+def _conv(cin: int, cout: int, stride: int = 1) -> nn.Sequential:
+    return nn.Sequential(nn.Conv2d(cin, cout, 3, stride, 1, bias=False), nn.BatchNorm2d(cout),
+                         nn.ReLU(inplace=True))
+
+
+class TileNet(nn.Module):
+    def __init__(self, widths: tuple[int, int, int] = (24, 48, 96)) -> None:
+        super().__init__()
+        a, b, c = widths
+        self.features = nn.Sequential(_conv(1, a, 2), _conv(a, a), _conv(a, b, 2), _conv(b, b),
+                                      _conv(b, c, 2), _conv(c, c), nn.Flatten(), nn.Dropout(0.2))
+        side = INPUT_SIZE // 8
+        self.embed = nn.Sequential(nn.Linear(c * side * side, EMBED), nn.BatchNorm1d(EMBED))
+        self.orientation = nn.Linear(EMBED, 8)
+        self.classes = nn.Parameter(torch.randn(len(CLASSES), EMBED) * 0.1)
+
+    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        """Cosine logits (times SCALE), orientation logits, unit embeddings."""
+        h = self.embed(self.features(x))
+        e = F.normalize(h, dim=1)
+        cos = e @ F.normalize(self.classes, dim=1).T
+        return SCALE * cos, self.orientation(F.relu(h)), e
+
+
+def losses(net: TileNet, x: torch.Tensor, y: torch.Tensor, o: torch.Tensor
+           ) -> tuple[torch.Tensor, torch.Tensor]:
+    logits, orient, _ = net(x)
+    margin = F.one_hot(y, len(CLASSES)) * (SCALE * MARGIN)
+    tile = F.cross_entropy(logits - margin, y, label_smoothing=0.05)
+    has_tile = y != CLASSES.index(".")
+    turn = F.cross_entropy(orient[has_tile], o[has_tile]) if has_tile.any() else tile * 0
+    return tile, turn
+
+
+@torch.no_grad()
+def infer(net: TileNet, x: np.ndarray, batch: int = 1024) -> tuple[np.ndarray, np.ndarray]:
+    net.eval()
+    outs = [net(torch.from_numpy(x[i:i + batch])) for i in range(0, len(x), batch)]
+    return (torch.cat([a for a, _, _ in outs]).numpy(), torch.cat([b for _, b, _ in outs]).numpy())
+
+
+def fit_temperature(logits: np.ndarray, y: np.ndarray) -> float:
+    """The temperature minimising the negative log-likelihood (golden-section on log T)."""
+    def nll(log_t: float) -> float:
+        z = logits / math.exp(log_t)
+        z = z - z.max(1, keepdims=True)
+        return float((np.log(np.exp(z).sum(1)) - z[np.arange(len(y)), y]).mean())
+
+    lo, hi = math.log(0.05), math.log(20.0)
+    g = (math.sqrt(5) - 1) / 2
+    for _ in range(60):
+        a, b = hi - g * (hi - lo), lo + g * (hi - lo)
+        if nll(a) < nll(b):
+            hi = b
+        else:
+            lo = a
+    return math.exp((lo + hi) / 2)
+
+
+def train(net: TileNet, data: dict[str, np.ndarray], val: dict[str, np.ndarray], steps: int,
+          batch: int, lr: float, seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=5e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, lr, total_steps=steps, pct_start=0.15)
+    few = np.random.default_rng(1).permutation(len(val["y"]))[:3000]  # for progress reports
+    vx, vy = preprocess(list(val["images"][few])), val["y"][few]
+    t0 = time.time()
+    for step in range(1, steps + 1):
+        net.train()
+        idx = rng.integers(len(data["y"]), size=batch)
+        x, o = augment(data["images"][idx], data["o"][idx], rng)
+        tile, turn = losses(net, torch.from_numpy(x), torch.from_numpy(data["y"][idx]),
+                            torch.from_numpy(o))
+        opt.zero_grad()
+        (tile + 0.5 * turn).backward()
+        opt.step()
+        sched.step()
+        if step % 200 == 0 or step == steps:
+            logits, _ = infer(net, vx)
+            err = (logits.argmax(1) != vy).mean()
+            print(f"step {step}/{steps} {time.time() - t0:.0f}s loss {tile.item():.3f} "
+                  f"turn {turn.item():.3f} held-out-style val error {100 * err:.2f}%", flush=True)
+
+
+# ---------------------------------------------------------------- export
+
+
+def export(net: TileNet, path: Path, temperature: float, check: np.ndarray) -> None:
+    import onnx
+    import onnxruntime as ort
+
+    net.eval()
+    dummy = torch.from_numpy(check[:2])
+    torch.onnx.export(net, (dummy,), str(path), input_names=["cells"], output_names=OUTPUTS,
+                      dynamic_axes={k: {0: "n"} for k in ["cells", *OUTPUTS]}, opset_version=17,
+                      dynamo=False)
+    model = onnx.load(str(path))
+    for key, value in {"classes": CLASSES, "temperature": f"{temperature:.6f}",
+                       "scale": str(SCALE), "input_size": str(INPUT_SIZE)}.items():
+        model.metadata_props.add(key=key, value=value)
+    onnx.save(model, str(path))
+    session = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"])
+    got = session.run(OUTPUTS, {"cells": check})
+    with torch.no_grad():
+        want = [t.numpy() for t in net(torch.from_numpy(check))]
+    for name, g, w in zip(OUTPUTS, got, want, strict=True):
+        diff = float(np.abs(g - w).max())
+        print(f"onnxruntime vs torch, {name}: max abs difference {diff:.2e}")
+        assert diff < 1e-3, name
+    print(f"wrote {path} ({path.stat().st_size / 1e6:.2f} MB)")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--cache", type=Path, default=DEFAULT_CACHE)
+    ap.add_argument("--workers", type=int, default=2, help="rendering processes")
+    ap.add_argument("--threads", type=int, default=1, help="torch threads")
+    ap.add_argument("--steps", type=int, default=5000)
+    ap.add_argument("--batch", type=int, default=192)
+    ap.add_argument("--lr", type=float, default=3e-3)
+    ap.add_argument("--train-chunks", type=int, default=len(TRAIN_SEEDS))
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--out", type=Path, default=OUT)
+    args = ap.parse_args()
+    torch.set_num_threads(args.threads)
+    torch.manual_seed(args.seed)
+    paths = render_cache(args.cache, TRAIN_SEEDS[:args.train_chunks], args.workers)
+    data, val = load_split(paths, keep_held_out=False), load_split(paths, keep_held_out=True)
+    print(f"training crops {len(data['y'])}, held-out-style validation crops {len(val['y'])}")
+    net = TileNet()
+    print(f"parameters {sum(p.numel() for p in net.parameters())}")
+    train(net, data, val, args.steps, args.batch, args.lr, args.seed)
+    vx = preprocess(list(val["images"]))
+    logits, _ = infer(net, vx)
+    temperature = fit_temperature(logits, val["y"])
+    print(f"temperature {temperature:.3f}")
+    export(net, args.out, temperature, vx[:64])
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,82 @@
+"""`tilecast enroll`: read a photo of the tile set laid out on the board, check the set is
+complete and save the tiles' prototypes for the classifier."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from tilecast.config import load_tileset
+from tilecast.vision.classify import TileClassifier
+from tilecast.vision.enroll import enroll_board
+from tilecast.vision.rectify import cell_crops, cell_size_px, rectify
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "enroll",
+        help="learn a venue's tiles from a photo of the set laid out on the board",
+        description="Lay the 100 tiles out in four 5x5 grids in the board's corners (rows 1-5 "
+        "and 11-15, columns A-E and K-O), in alphabetical order with the blanks last, filling "
+        "the top-left grid row by row, then top-right, bottom-left, bottom-right. Exit status "
+        "1 when a tile is missing, extra or out of place (the prototypes are saved anyway).",
+    )
+    p.add_argument("image", type=Path, metavar="IMAGE")
+    p.add_argument("--corners", type=_corners, metavar="X1,Y1,...,X4,Y4",
+                   help="the playing area's corners in pixels, in order around the board "
+                   "(either way round, from any corner); found automatically if left out")
+    p.add_argument("-o", "--output", type=Path, default=Path("tileset.npz"),
+                   help="where to save the prototypes (default tileset.npz)")
+    p.add_argument("--model", type=Path, help="tile classifier ONNX (default: the shipped one)")
+    p.add_argument("--tileset", default="english", help="tile set name or TOML path")
+    p.set_defaults(func=run_enroll)
+
+
+def _corners(text: str) -> np.ndarray:
+    try:
+        values = [float(v) for v in text.split(",")]
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"not numbers: {text!r}") from exc
+    if len(values) != 8:
+        raise argparse.ArgumentTypeError(f"need 8 numbers (4 corners), got {len(values)}")
+    return np.array(values, np.float32).reshape(4, 2)
+
+
+def board_cells(image: np.ndarray, corners: np.ndarray) -> list[np.ndarray]:
+    """The 225 cell crops, row-major from corners[0], at about the photo's own resolution."""
+    cell_px = int(np.clip(round(cell_size_px(corners)), 24, 64))
+    return list(cell_crops(rectify(image, corners, cell_px), margin=0.25, size=64))
+
+
+def run_enroll(args: argparse.Namespace) -> int:
+    image = cv2.imread(str(args.image), cv2.IMREAD_COLOR)
+    if image is None:
+        print(f"tilecast enroll: cannot read {args.image}", file=sys.stderr)
+        return 2
+    corners = args.corners
+    if corners is None:
+        from tilecast.vision.locate import BoardNotFound, locate_board
+
+        try:
+            corners = locate_board(image).corners
+        except BoardNotFound as exc:
+            print(f"tilecast enroll: {exc}; give --corners", file=sys.stderr)
+            return 2
+    try:
+        tileset = load_tileset(args.tileset)
+        clf = TileClassifier.load(args.model)
+        check = enroll_board(clf, board_cells(image, corners), tileset)
+    except (OSError, ValueError) as exc:
+        print(f"tilecast enroll: {exc}", file=sys.stderr)
+        return 2
+    check.prototypes.save(args.output)
+    for line in check.problems:
+        print(line)
+    tiles = int((check.read != ".").sum())
+    verdict = "complete" if check.complete else f"{len(check.problems)} problems"
+    print(f"{tiles} tiles read, set {verdict}; prototypes saved to {args.output}")
+    return 0 if check.complete else 1

@@ -1,0 +1,179 @@
+"""Read what stands on each board cell: a letter, a blank, or nothing, and how the tile is turned.
+
+The network (models/tiles.onnx, run by onnxruntime) sees each cell crop (the square plus a 25%
+margin each side, as rectify.cell_crops cuts it) shrunk to INPUT_SIZE, in grey and normalised
+per crop, so that dark letters on pale tiles and pale letters on dark tiles look alike to it.
+It gives three things per cell: cosine logits over CLASSES, an orientation (four turns, each
+mirrored or not, since some webcam feeds are mirrored) and an L2-normalised embedding, which
+prototypes of a venue's own tiles (vision.enroll lays out and checks such an enrolment).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Protocol
+
+import cv2
+import numpy as np
+
+CLASSES = "ABCDEFGHIJKLMNOPQRSTUVWXYZ?."  # '?' a blank, '.' an empty square
+INPUT_SIZE = 48
+DEFAULT_MODEL = Path(__file__).resolve().parents[1] / "models" / "tiles.onnx"
+OUTPUTS = ["logits", "orientation", "embedding"]
+
+
+class Session(Protocol):
+    """What TileClassifier needs of an onnxruntime InferenceSession (so tests can fake one)."""
+
+    def run(self, output_names: list[str], input_feed: dict[str, np.ndarray]) -> list: ...
+
+
+def preprocess(cells: Sequence[np.ndarray], size: int = INPUT_SIZE) -> np.ndarray:
+    """Cells (BGR or grey uint8, any size) as the network's input, float32 [n, 1, size, size].
+
+    Grey, zero mean and unit contrast per crop: the tile's colours vary by venue, its shapes
+    do not. The contrast floor keeps near-uniform crops (empty squares) from amplifying noise.
+    """
+    out = np.empty((len(cells), 1, size, size), np.float32)
+    for i, cell in enumerate(cells):
+        small = cell.shape[0] <= size and cell.shape[1] <= size
+        img = cv2.resize(cell, (size, size),
+                         interpolation=cv2.INTER_LINEAR if small else cv2.INTER_AREA)
+        out[i, 0] = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY) if img.ndim == 3 else img
+    flat = out.reshape(len(cells), -1)
+    flat -= flat.mean(1, keepdims=True)
+    flat /= np.maximum(flat.std(1, keepdims=True), 8.0)
+    return out
+
+
+def softmax(x: np.ndarray) -> np.ndarray:
+    e = np.exp(x - x.max(-1, keepdims=True))
+    return e / e.sum(-1, keepdims=True)
+
+
+@dataclass(frozen=True)
+class Prototypes:
+    """Mean embeddings of a venue's tiles per class, mixed into the network's logits.
+
+    The network's logits are scale * cos(embedding, class weight); an enrolled class's logit
+    moves towards scale * cos(embedding, its prototype) by `weight`, so a tile style the
+    network never saw is judged by its likeness to that style's own tiles.
+    """
+
+    vectors: np.ndarray  # [28, D] unit prototypes in CLASSES order (zeros where absent)
+    counts: np.ndarray  # [28] how many cells each prototype averages
+    weight: float = 0.5
+
+    @classmethod
+    def from_embeddings(cls, embeddings: np.ndarray, labels: Sequence[str],
+                        weight: float = 0.5) -> Prototypes:
+        index = np.array([CLASSES.index(c) for c in labels], np.int64)
+        sums = np.zeros((len(CLASSES), embeddings.shape[1]), np.float64)
+        np.add.at(sums, index, embeddings)
+        norms = np.linalg.norm(sums, axis=1, keepdims=True)
+        vectors = np.where(norms > 0, sums / np.maximum(norms, 1e-12), 0.0)
+        return cls(vectors.astype(np.float32), np.bincount(index, minlength=len(CLASSES)),
+                   weight)
+
+    def adapt(self, logits: np.ndarray, embeddings: np.ndarray, scale: float) -> np.ndarray:
+        present = self.counts > 0
+        similar = scale * (embeddings @ self.vectors.T)
+        return np.where(present, logits + self.weight * (similar - logits), logits)
+
+    def save(self, path: str | Path) -> None:
+        np.savez(path, classes=CLASSES, vectors=self.vectors, counts=self.counts,
+                 weight=self.weight)
+
+    @classmethod
+    def load(cls, path: str | Path) -> Prototypes:
+        with np.load(path) as data:
+            if str(data["classes"]) != CLASSES:
+                raise ValueError(f"{path}: prototypes for classes {data['classes']}")
+            return cls(data["vectors"], data["counts"], float(data["weight"]))
+
+
+@dataclass(frozen=True)
+class TileReading:
+    """One cell: label 'A'-'Z', '?' (blank) or '.' (empty); rotation of the letter in the crop,
+    degrees counter-clockwise (np.rot90(crop, -rotation // 90) makes it upright, then [:, ::-1]
+    if mirrored)."""
+
+    label: str
+    confidence: float  # calibrated probability of label
+    rotation: int
+    mirrored: bool
+
+
+@dataclass(frozen=True)
+class Prediction:
+    """Everything one network call gives for a batch of cells."""
+
+    probabilities: np.ndarray  # [n, 28] over CLASSES, calibrated
+    orientation: np.ndarray  # [n, 8]: index 4 * mirrored + rotation // 90
+    embeddings: np.ndarray  # [n, D], unit length
+
+    def readings(self) -> list[TileReading]:
+        best = self.probabilities.argmax(1)
+        turn = self.orientation.reshape(-1, 2, 4).sum(1).argmax(1)
+        mirrored = self.orientation[:, 4:].sum(1) > 0.5
+        return [TileReading(CLASSES[b], float(self.probabilities[i, b]), int(turn[i]) * 90,
+                            bool(mirrored[i])) for i, b in enumerate(best)]
+
+
+@dataclass(frozen=True)
+class TileClassifier:
+    """The tile network plus its calibration, and optionally a venue's enrolment."""
+
+    session: Session = field(repr=False)
+    temperature: float = 1.0  # divides the logits; fitted on held-out tile styles
+    scale: float = 1.0  # the cosine logit scale the network was trained with
+    prototypes: Prototypes | None = None
+
+    @classmethod
+    def load(cls, path: str | Path | None = None, tileset: str | Path | None = None,
+             threads: int = 1) -> TileClassifier:
+        """The shipped model (or the one at `path`), calibrated as trained; optionally with a
+        venue's tile prototypes saved by `tilecast enroll`. One intra-op thread by default: several
+        cameras may share few cores."""
+        import onnxruntime as ort
+
+        path = Path(path) if path is not None else DEFAULT_MODEL
+        if not path.is_file():
+            raise FileNotFoundError(f"{path} missing: train it with models/train_classifier.py")
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = threads
+        options.inter_op_num_threads = 1
+        session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+        meta = session.get_modelmeta().custom_metadata_map
+        if meta.get("classes", CLASSES) != CLASSES:
+            raise ValueError(f"{path} reads classes {meta['classes']!r}, expected {CLASSES!r}")
+        return cls(session, float(meta.get("temperature", 1.0)), float(meta.get("scale", 1.0)),
+                   Prototypes.load(tileset) if tileset is not None else None)
+
+    def predict(self, cells: Sequence[np.ndarray]) -> Prediction:
+        """All outputs for a batch of cells in one network call (use it once per frame)."""
+        if len(cells) == 0:
+            return Prediction(np.zeros((0, len(CLASSES)), np.float32),
+                              np.zeros((0, 8), np.float32), np.zeros((0, 0), np.float32))
+        logits, orientation, embeddings = self.session.run(
+            OUTPUTS, {"cells": preprocess(cells)})
+        if self.prototypes is not None:
+            logits = self.prototypes.adapt(logits, embeddings, self.scale)
+        return Prediction(softmax(logits / self.temperature), softmax(orientation), embeddings)
+
+    def classify(self, cells: Sequence[np.ndarray]) -> list[TileReading]:
+        return self.predict(cells).readings()
+
+    def probabilities(self, cells: Sequence[np.ndarray]) -> np.ndarray:
+        return self.predict(cells).probabilities
+
+    def enroll(self, cells: Sequence[np.ndarray], labels: Sequence[str]) -> TileClassifier:
+        """A classifier adapted to the tiles in these labelled cells (e.g. a venue's set laid
+        out before the game): their class prototypes are mixed into the logits."""
+        embeddings = self.with_prototypes(None).predict(cells).embeddings
+        return self.with_prototypes(Prototypes.from_embeddings(embeddings, labels))
+
+    def with_prototypes(self, prototypes: Prototypes | None) -> TileClassifier:
+        return TileClassifier(self.session, self.temperature, self.scale, prototypes)

@@ -1,0 +1,106 @@
+"""Enrolment: the venue's tile set laid out on the board before a game, read as labelled data.
+
+The 100 tiles lie in four 5x5 grids in the board's corners (rows 1-5 and 11-15, columns A-E
+and K-O), in alphabetical order with the blanks last, filling the top-left grid row by row, then
+the top-right, bottom-left and bottom-right ones; the other 125 squares stay empty. Since the
+layout is known, every cell of such a photo is a labelled example of this venue's tiles and
+board: the classifier's prototypes come from it (as chesscog fine-tunes on a photo of the
+starting position), and reading it back shows whether the set is complete.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from tilecast.engine.board import SIZE, square_name
+from tilecast.engine.tiles import BLANK, TileSet
+
+from .classify import CLASSES, Prototypes, TileClassifier
+
+GRID_ORIGINS = ((0, 0), (0, 10), (10, 0), (10, 10))  # (row, col) of each grid's first square
+GRID = 5
+
+
+def enrolment_layout(tileset: TileSet) -> np.ndarray:
+    """What each square should hold, [15, 15] of '<U1' ('.' where empty)."""
+    faces = [f for f in tileset.letters for _ in range(tileset.counts[f])]
+    faces += [BLANK] * tileset.counts.get(BLANK, 0)
+    if len(faces) != len(GRID_ORIGINS) * GRID * GRID:
+        raise ValueError(f"tile set {tileset.name!r} has {len(faces)} tiles; the enrolment "
+                         f"layout holds {len(GRID_ORIGINS) * GRID * GRID}")
+    layout = np.full((SIZE, SIZE), ".", "<U1")
+    for g, (row0, col0) in enumerate(GRID_ORIGINS):
+        grid = faces[g * GRID * GRID:(g + 1) * GRID * GRID]
+        layout[row0:row0 + GRID, col0:col0 + GRID] = np.array(grid).reshape(GRID, GRID)
+    return layout
+
+
+def board_orders() -> list[np.ndarray]:
+    """The eight ways a row-major 15x15 list of crops can map onto the board (four turns,
+    mirrored or not): each an index array, board square -> crop."""
+    idx = np.arange(SIZE * SIZE).reshape(SIZE, SIZE)
+    return [np.rot90(g, k).ravel() for g in (idx, idx[:, ::-1]) for k in range(4)]
+
+
+@dataclass(frozen=True)
+class EnrolmentCheck:
+    """How a laid-out set compares with the layout, and the prototypes taken from it."""
+
+    order: np.ndarray  # [225] board square (row-major) -> index of its crop
+    read: np.ndarray  # [15, 15] what the classifier read on each square
+    problems: list[str]  # one line per square or tile count that disagrees with the layout
+    prototypes: Prototypes
+
+    @property
+    def complete(self) -> bool:
+        return not self.problems
+
+
+def check_layout(read: np.ndarray, expected: np.ndarray, tileset: TileSet) -> list[str]:
+    """Lines naming each square that differs from the layout, then each face whose count
+    differs from the set's."""
+    lines = []
+    for row, col in zip(*np.nonzero(read != expected), strict=True):
+        want, got = expected[row, col], read[row, col]
+        where = square_name(int(row), int(col))
+        if got == ".":
+            lines.append(f"{where}: empty, expected {_face(want)} (missing tile)")
+        elif want == ".":
+            lines.append(f"{where}: {_face(got)} where no tile belongs (extra tile)")
+        else:
+            lines.append(f"{where}: read {_face(got)}, expected {_face(want)}")
+    found = Counter(str(c) for c in read.ravel() if c != ".")
+    for face in sorted(set(found) | set(tileset.counts), key=CLASSES.index):
+        have, want_n = found.get(face, 0), tileset.counts.get(face, 0)
+        if have < want_n:
+            lines.append(f"{_face(face)}: {have} of {want_n} in the set (missing {want_n - have})")
+        elif have > want_n:
+            lines.append(f"{_face(face)}: {have}, the set has {want_n} (extra {have - want_n})")
+    return lines
+
+
+def _face(face: str) -> str:
+    return "a blank" if face == BLANK else face
+
+
+def enroll_board(clf: TileClassifier, cells: Sequence[np.ndarray], tileset: TileSet
+                 ) -> EnrolmentCheck:
+    """Read a photo's 225 cell crops (row-major, any of the board's eight orientations) as the
+    enrolment layout: find the orientation that fits it best, list what disagrees, and take
+    prototypes from every square, labelled by the layout except where a tile is missing or
+    extra (there the square's reading is used)."""
+    expected = enrolment_layout(tileset)
+    pred = clf.with_prototypes(None).predict(cells)
+    logp = np.log(np.clip(pred.probabilities, 1e-9, 1.0))
+    target = np.array([CLASSES.index(c) for c in expected.ravel()])
+    order = max(board_orders(), key=lambda o: logp[o, target].sum())
+    read = np.array([CLASSES[i] for i in pred.probabilities[order].argmax(1)]).reshape(SIZE, SIZE)
+    labels = expected.copy()
+    unsure = (read == ".") != (expected == ".")
+    labels[unsure] = read[unsure]
+    return EnrolmentCheck(order, read, check_layout(read, expected, tileset),
+                          Prototypes.from_embeddings(pred.embeddings[order], labels.ravel()))
