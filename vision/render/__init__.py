@@ -1,9 +1,24 @@
 """Synthetic camera footage of Scrabble games, and cell crops, for training and testing vision.
 
-render_cells: labelled single-cell crops for the tile classifier (see cells.py for the crop
-convention).
+render_game / render_frames: a scripted game (RenderTurn list) as video frames with per-frame
+truth (see video.TRUTH_DOC). render_cells: labelled single-cell crops for the tile classifier
+(crop convention in cells.py). Everything is drawn from a seed; see README.md in this folder.
 """
 
 from .cells import CLASSES, CellLabels, render_cells
+from .script import RenderTurn, gcg_script, selfplay_script, turns_from_game, turns_from_json
+from .video import TRUTH_DOC, render_frames, render_game
 
-__all__ = ["CLASSES", "CellLabels", "render_cells"]
+__all__ = [
+    "CLASSES",
+    "CellLabels",
+    "RenderTurn",
+    "TRUTH_DOC",
+    "gcg_script",
+    "render_cells",
+    "render_frames",
+    "render_game",
+    "selfplay_script",
+    "turns_from_game",
+    "turns_from_json",
+]

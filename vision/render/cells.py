@@ -28,10 +28,12 @@ from .board import square_image, square_kind
 from .degrade import blur, draw_damage, light, sensor
 from .hands import draw_hand_look, hand_layers, paint_hand
 from .styles import BoardStyle, TileStyle, draw_look
-from .tiles import TileDraw, draw_tiles, tile_face
+from .tiles import TileDraw, draw_tiles, tile_bgra
 
 CLASSES = "ABCDEFGHIJKLMNOPQRSTUVWXYZ?."
-R = 64  # pixels per square on the neighbourhood canvas
+# Pixels per square (sq) on the neighbourhood canvas: the coarse one serves crops whose camera
+# resolution is below COARSE_BELOW pixels per square (most of them), four times cheaper.
+FINE, COARSE, COARSE_BELOW = 64, 32, 26
 
 
 @dataclass(frozen=True)
@@ -53,14 +55,14 @@ class CellLabels:
         return np.array([CLASSES.index(c) for c in self.classes], np.int64)
 
 
-def _neighbourhood(board: BoardStyle, row: int, col: int) -> np.ndarray:
-    canvas = np.empty((3 * R, 3 * R, 3), np.uint8)
+def _neighbourhood(board: BoardStyle, row: int, col: int, sq: int) -> np.ndarray:
+    canvas = np.empty((3 * sq, 3 * sq, 3), np.uint8)
     for dr in range(3):
         for dc in range(3):
             r, c = row + dr - 1, col + dc - 1
-            cell = canvas[dr * R:(dr + 1) * R, dc * R:(dc + 1) * R]
+            cell = canvas[dr * sq:(dr + 1) * sq, dc * sq:(dc + 1) * sq]
             if 0 <= r < SIZE and 0 <= c < SIZE:
-                cell[:] = square_image(board, square_kind(r, c), R)
+                cell[:] = square_image(board, square_kind(r, c), sq)
             else:
                 cell[:] = board.band if board.band_width > 0.05 else board.frame
     return canvas
@@ -76,22 +78,24 @@ def _lift(rng: np.random.Generator) -> np.ndarray:
 
 
 def _draw_tiles(canvas: np.ndarray, tiles: TileStyle, faces: dict[tuple[int, int], str],
-                values: dict[str, int], lift: np.ndarray, rng: np.random.Generator) -> None:
-    shadow = (*(rng.normal(0, 0.05, 2) * R), rng.uniform(0.5, 4))
+                values: dict[str, int], lift: np.ndarray, rng: np.random.Generator,
+                sq: int) -> None:
+    shadow = (*(rng.normal(0, 0.05, 2) * sq), rng.uniform(0.5, 4) * sq / FINE)
     # Farther tiles first: tops shift away from the camera, so farther means further along lift.
     order = sorted(faces, key=lambda rc: -(rc[1] * lift[0] + rc[0] * lift[1]))
     draws = []
     for dr, dc in order:
         face = faces[(dr, dc)]
-        wobble = rng.normal(0, 0.035, 2) * R
+        wobble = rng.normal(0, 0.035, 2) * sq
         angle = rng.normal(0, 2.5) if rng.random() < 0.9 else rng.normal(0, 8)
-        draws.append(TileDraw(tile_face(tiles, face, values.get(face, 0), R),
-                              ((dc + 0.5) * R - 0.5 + wobble[0], (dr + 0.5) * R - 0.5 + wobble[1]),
-                              float(angle), (float(lift[0] * R), float(lift[1] * R))))
+        centre = ((dc + 0.5) * sq - 0.5 + wobble[0], (dr + 0.5) * sq - 0.5 + wobble[1])
+        draws.append(TileDraw(tile_bgra(tiles, face, values.get(face, 0), sq), centre,
+                              float(angle), (float(lift[0] * sq), float(lift[1] * sq))))
     draw_tiles(canvas, tiles, draws, shadow)
 
 
-def _crop_matrix(rng: np.random.Generator, margin: float, out_w: int, out_h: int) -> np.ndarray:
+def _crop_matrix(rng: np.random.Generator, margin: float, out_w: int, out_h: int,
+                 sq: int) -> np.ndarray:
     """Homography from output pixels to canvas pixels: the nominal crop plus grid error."""
     span = 1 + 2 * margin
     to_cells = np.array([[span / out_w, 0, -span / 2], [0, span / out_h, -span / 2], [0, 0, 1]])
@@ -101,7 +105,7 @@ def _crop_matrix(rng: np.random.Generator, margin: float, out_w: int, out_h: int
     jitter = np.array([[sc * np.cos(a), -sc * np.sin(a) + shear, rng.normal(0, 0.05)],
                        [sc * np.sin(a), sc * np.cos(a), rng.normal(0, 0.05)],
                        [rng.normal(0, 0.04), rng.normal(0, 0.04), 1]])
-    to_canvas = np.array([[R, 0, 1.5 * R - 0.5], [0, R, 1.5 * R - 0.5], [0, 0, 1]])
+    to_canvas = np.array([[sq, 0, 1.5 * sq - 0.5], [0, sq, 1.5 * sq - 0.5], [0, 0, 1]])
     return to_canvas @ jitter @ to_cells
 
 
@@ -142,7 +146,6 @@ def render_cells(n: int, seed: int, size: int = 64, margin: float = 0.25,
         board, tiles = pool[which[i]]
         cls = classes[rng.integers(len(classes))]
         row, col = (int(v) for v in rng.integers(0, SIZE, 2))
-        canvas = _neighbourhood(board, row, col)
         faces = {}
         p_nb = rng.uniform(0, 0.8)
         for dr in range(3):
@@ -154,17 +157,19 @@ def render_cells(n: int, seed: int, size: int = 64, margin: float = 0.25,
                 elif 0 <= r < SIZE and 0 <= c < SIZE and rng.random() < p_nb:
                     faces[(dr, dc)] = "?" if rng.random() < 0.04 else letters[rng.integers(26)]
         lift = _lift(rng)
-        _draw_tiles(canvas, tiles, faces, values, lift, rng)
-        res = float(np.exp(rng.uniform(np.log(12), np.log(60))))  # camera pixels per square
+        res = float(np.exp(rng.uniform(np.log(14), np.log(64))))  # camera pixels per square
         out_w = max(8, round((1 + 2 * margin) * res))
         out_h = max(8, round(out_w * rng.uniform(0.6, 1.0)))
         if rng.random() < 0.5:
             out_w, out_h = out_h, out_w
+        sq = COARSE if res < COARSE_BELOW else FINE
+        canvas = _neighbourhood(board, row, col, sq)
+        _draw_tiles(canvas, tiles, faces, values, lift, rng, sq)
         # Shrink first (area filter) so the warp samples without aliasing.
-        k = min(1.0, 1.2 * max(out_w, out_h) / ((1 + 2 * margin) * R))
+        k = min(1.0, 1.2 * max(out_w, out_h) / ((1 + 2 * margin) * sq))
         src = cv2.resize(canvas, None, fx=k, fy=k, interpolation=cv2.INTER_AREA) \
             if k < 1 else canvas
-        h = np.diag([k, k, 1.0]) @ _crop_matrix(rng, margin, out_w, out_h)
+        h = np.diag([k, k, 1.0]) @ _crop_matrix(rng, margin, out_w, out_h, sq)
         crop = cv2.warpPerspective(src, h, (out_w, out_h),
                                    flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                                    borderMode=cv2.BORDER_REPLICATE)

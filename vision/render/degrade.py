@@ -40,7 +40,7 @@ def draw_damage(rng: np.random.Generator, scale: float = 1.0) -> Damage:
         motion=(float(rng.uniform(2, 7) * scale) if rng.random() < 0.15 else 0.0,
                 float(rng.uniform(0, 180))),
         noise=float(rng.uniform(0, 8)),
-        jpeg=int(rng.integers(20, 92)) if rng.random() < 0.75 else 0,
+        jpeg=int(rng.integers(25, 95)) if rng.random() < 0.75 else 0,
     )
 
 

@@ -21,7 +21,7 @@ from .hands import HandLook, draw_hand_look
 from .overlays import big_shadow, overlay
 from .styles import BoardStyle, TileStyle, draw_look
 from .table import table_texture
-from .tiles import TileDraw, draw_tiles, tile_face
+from .tiles import TileDraw, draw_tiles, tile_bgra
 
 CORNERS = np.array([[0, 0], [SIZE, 0], [SIZE, SIZE], [0, SIZE]], float)  # 1A, 1O, 15O, 15A
 
@@ -176,7 +176,7 @@ class Scene:
             du, dv, angle = self.tile_pose(row, col, tile)
             u, v = col + 0.5 + du, row + 0.5 + dv
             lift = self.lift(u, v, look.tiles.thickness) * px
-            sprite = tile_face(look.tiles, tile.face, self.values[tile.face], px)
+            sprite = tile_bgra(look.tiles, tile.face, self.values[tile.face], px)
             draws.append(TileDraw(sprite, ((u + m) * px - 0.5, (v + m) * px - 0.5), angle,
                                   (float(lift[0]), float(lift[1]))))
         sdu, sdv, soft = look.shadow

@@ -11,7 +11,7 @@ from .video import render_frames
 
 
 def frames_sheet(turns: list[RenderTurn], seeds: list[int], cols: int = 4,
-                 tile: tuple[int, int] = (480, 270)) -> np.ndarray:
+                 tile: tuple[int, int] = (400, 225)) -> np.ndarray:
     """One late frame per seed (a different look each), mid-game with a hand where possible."""
     shots = []
     for seed in seeds:

@@ -74,7 +74,7 @@ class BoardStyle:
 
 
 def _jitter(rng: np.random.Generator, bgr: BGR, amount: float = 12) -> BGR:
-    c = np.asarray(bgr, float) + rng.normal(0, amount, 3) + rng.normal(0, amount * 0.7)
+    c = np.asarray(bgr, float) + rng.normal(0, amount * 0.5, 3) + rng.normal(0, amount)
     return tuple(int(v) for v in np.clip(c, 0, 255))  # type: ignore[return-value]
 
 

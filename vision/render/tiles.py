@@ -151,17 +151,33 @@ class TileDraw:
     camera, which also exposes its edge.
     """
 
-    sprite: tuple[np.ndarray, np.ndarray]
+    sprite: np.ndarray  # BGRA face, from tile_bgra
     centre: tuple[float, float]
     angle: float
     lift: tuple[float, float]
 
 
+@lru_cache(maxsize=2048)
+def tile_bgra(style: TileStyle, face: str, value: int, px: int) -> np.ndarray:
+    """tile_face packed as one BGRA image, the form draw_tiles warps."""
+    return np.dstack(tile_face(style, face, value, px))
+
+
+def _sweep(base: np.ndarray, lift: tuple[float, float]) -> np.ndarray:
+    """base dilated along the segment from 0 to lift: the tile's body from foot to top."""
+    dx, dy = round(lift[0]), round(lift[1])
+    if dx == 0 and dy == 0:
+        return base
+    kernel = np.zeros((2 * abs(dy) + 1, 2 * abs(dx) + 1), np.uint8)
+    # dilate reflects the kernel: marking the segment towards -lift moves ink towards +lift.
+    cv2.line(kernel, (abs(dx), abs(dy)), (abs(dx) - dx, abs(dy) - dy), 1, 1)
+    return cv2.dilate(base, kernel)
+
+
 def _layers(t: TileDraw, shape: tuple[int, ...]) -> tuple[tuple[slice, slice], np.ndarray,
                                                            np.ndarray] | None:
     """Canvas window and, inside it, the tile's body mask (base swept to top) and its top BGRA."""
-    bgr, alpha = t.sprite
-    px = alpha.shape[0]
+    px = t.sprite.shape[0]
     reach = px * 0.72 + max(abs(t.lift[0]), abs(t.lift[1])) + 2
     x0, y0 = max(int(t.centre[0] - reach), 0), max(int(t.centre[1] - reach), 0)
     x1 = min(int(t.centre[0] + reach) + 1, shape[1])
@@ -171,15 +187,10 @@ def _layers(t: TileDraw, shape: tuple[int, ...]) -> tuple[tuple[slice, slice], n
     size = (x1 - x0, y1 - y0)
     m = cv2.getRotationMatrix2D(((px - 1) / 2, (px - 1) / 2), t.angle, 1.0)
     m[:, 2] += np.array(t.centre) - (px - 1) / 2 - (x0, y0)
-    base = cv2.warpAffine(alpha, m, size, flags=cv2.INTER_LINEAR)
+    base = cv2.warpAffine(t.sprite[..., 3], m, size, flags=cv2.INTER_LINEAR)
     m[:, 2] += t.lift
-    top = cv2.warpAffine(np.dstack([bgr, alpha]), m, size, flags=cv2.INTER_LINEAR)
-    body = base
-    steps = int(max(abs(t.lift[0]), abs(t.lift[1])) // 2)
-    for i in range(1, steps + 1):
-        k = i / steps
-        body = np.maximum(body, _shifted(base, round(t.lift[0] * k), round(t.lift[1] * k)))
-    return (slice(y0, y1), slice(x0, x1)), body, top
+    top = cv2.warpAffine(t.sprite, m, size, flags=cv2.INTER_LINEAR)
+    return (slice(y0, y1), slice(x0, x1)), _sweep(base, t.lift), top
 
 
 def draw_tiles(canvas: np.ndarray, style: TileStyle, tiles: list[TileDraw],
@@ -213,4 +224,4 @@ def draw_tiles(canvas: np.ndarray, style: TileStyle, tiles: list[TileDraw],
         a = body.astype(np.float32) * (1 / 255)
         out = cv2.blendLinear(side[win], canvas[win], a, 1 - a)
         a = top[..., 3].astype(np.float32) * (1 / 255)
-        canvas[win] = cv2.blendLinear(np.ascontiguousarray(top[..., :3]), out, a, 1 - a)
+        canvas[win] = cv2.blendLinear(cv2.cvtColor(top, cv2.COLOR_BGRA2BGR), out, a, 1 - a)
