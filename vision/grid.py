@@ -115,10 +115,26 @@ def _ridges(rect: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 def _piece_means(ridge: np.ndarray) -> np.ndarray:
     """Mean of each row over the middle of each of the 15 cells: shape (rows, 15)."""
-    csum = np.concatenate([np.zeros((ridge.shape[0], 1), np.float32), ridge.cumsum(1)], 1)
-    starts = ((np.arange(SIZE) + MARGIN + 0.15) * CELL_PX).astype(int)
-    ends = ((np.arange(SIZE) + MARGIN + 0.85) * CELL_PX).astype(int)
-    return (csum[:, ends] - csum[:, starts]) / (ends - starts)
+    return _pieces(ridge, MARGIN, CELL_PX)
+
+
+def _pieces(ridge: np.ndarray, margin: float, cell_px: float) -> np.ndarray:
+    """Row means over the middle 70% of each cell along the row: shape (rows, 15)."""
+    width = int(round(0.7 * cell_px)) | 1
+    centres = np.round((np.arange(SIZE) + margin + 0.5) * cell_px).astype(int)
+    return cv2.blur(ridge, (width, 1))[:, centres]
+
+
+def _fit_line(x: np.ndarray, y: np.ndarray, w: np.ndarray | None = None) -> tuple:
+    """Weighted least-squares y = a x + b along the last axis (batched over the others)."""
+    w = np.ones_like(y) if w is None else w
+    sw, sx, sy = w.sum(-1), (w * x).sum(-1), (w * y).sum(-1)
+    sxx, sxy = (w * x * x).sum(-1), (w * x * y).sum(-1)
+    det = sw * sxx - sx * sx
+    safe = np.where(np.abs(det) < 1e-9, 1.0, det)
+    a = np.where(np.abs(det) < 1e-9, 0.0, (sw * sxy - sx * sy) / safe)
+    b = np.where(np.abs(det) < 1e-9, sy / np.maximum(sw, 1e-9), (sxx * sy - sx * sxy) / safe)
+    return a, b
 
 
 def _find_lines(ridge: np.ndarray, window: float) -> dict[int, tuple[float, float]]:
@@ -126,37 +142,28 @@ def _find_lines(ridge: np.ndarray, window: float) -> dict[int, tuple[float, floa
     pieces = _piece_means(ridge)
     half = max(2, int(round(window * CELL_PX)))
     xs = (np.arange(SIZE) + MARGIN + 0.5) * CELL_PX
-    found: dict[int, tuple[float, float]] = {}
-    peaks = []
-    for i in range(LINES):
-        centre = int(round((i + MARGIN) * CELL_PX))
-        lo, hi = max(1, centre - half), min(pieces.shape[0] - 1, centre + half + 1)
-        win = pieces[lo:hi]
-        k = win.argmax(0)
-        k = np.clip(k, 1, len(win) - 2)
-        cols = np.arange(SIZE)
-        left, mid, right = win[k - 1, cols], win[k, cols], win[k + 1, cols]
-        denom = left - 2 * mid + right
-        shift = np.where(denom < 0, 0.5 * (left - right) / np.where(denom < 0, denom, -1), 0.0)
-        ys = lo + k + np.clip(shift, -0.5, 0.5)
-        strength = mid - np.median(win, 0)
-        peaks.append((ys, strength))
-    floor = 0.25 * np.median(np.concatenate([s for _, s in peaks]))
+    centres = np.round((np.arange(LINES) + MARGIN) * CELL_PX).astype(int)
+    rows = np.clip(centres[:, None] + np.arange(-half, half + 1), 0, len(pieces) - 1)
+    win = pieces[rows]  # (line, offset, piece)
+    k = np.clip(win.argmax(1), 1, win.shape[1] - 2)
+    left, mid, right = (np.take_along_axis(win, (k + d)[:, None], 1)[:, 0] for d in (-1, 0, 1))
+    denom = left - 2 * mid + right
+    shift = np.where(denom < 0, 0.5 * (left - right) / np.where(denom < 0, denom, -1), 0.0)
+    ys = rows[:, :1] + k + np.clip(shift, -0.5, 0.5)
+    strength = mid - np.median(win, 1)
+    usable = strength > 0.25 * np.median(strength)
+    weight = np.maximum(strength, 0)
     tolerance = max(1.0, 0.08 * CELL_PX)
-    for i, (ys, strength) in enumerate(peaks):
-        keep = strength > floor
-        for _ in range(3):
-            if keep.sum() < _MIN_PIECES:
-                break
-            a, b = np.polyfit(xs[keep], ys[keep], 1, w=np.sqrt(strength[keep]))
-            resid = np.abs(ys - (a * xs + b))
-            new_keep = (strength > floor) & (resid < max(tolerance, 2.5 * np.median(resid[keep])))
-            if (new_keep == keep).all():
-                break
-            keep = new_keep
-        if keep.sum() >= _MIN_PIECES:
-            found[i] = (float(a), float(b))
-    return found
+    keep = usable
+    for _ in range(3):
+        a, b = _fit_line(xs, ys, weight * keep)
+        resid = np.abs(ys - (a[:, None] * xs + b[:, None]))
+        ordered = np.sort(np.where(keep, resid, np.inf), 1)
+        middle = np.take_along_axis(ordered, np.maximum(keep.sum(1) - 1, 0)[:, None] // 2, 1)
+        keep = usable & (resid < np.maximum(tolerance, 2.5 * middle))
+    a, b = _fit_line(xs, ys, weight * keep)
+    good = keep.sum(1) >= _MIN_PIECES
+    return {int(i): (float(a[i]), float(b[i])) for i in np.nonzero(good)[0]}
 
 
 def _refine_once(
@@ -233,10 +240,7 @@ def _border_pieces(
     ridge: np.ndarray, base: float, sign: int, margin: float
 ) -> tuple[np.ndarray, np.ndarray, float]:
     """Per cell along one side: where the border edge is, whether it is clear, the grid line."""
-    starts = ((np.arange(SIZE) + margin + 0.15) * _EDGE_PX).astype(int)
-    ends = ((np.arange(SIZE) + margin + 0.85) * _EDGE_PX).astype(int)
-    csum = np.concatenate([np.zeros((ridge.shape[0], 1), np.float32), ridge.cumsum(1)], 1)
-    pieces = (csum[:, ends] - csum[:, starts]) / (ends - starts)
+    pieces = _pieces(ridge, margin, _EDGE_PX)
     reach = np.round(base + sign * np.array(_EDGE_REACH) * _EDGE_PX).astype(int)
     rows = np.arange(reach.min(), reach.max() + 1)
     win = pieces[rows]
@@ -257,10 +261,9 @@ def _side_line(
     for chosen in (close, good):
         if chosen.sum() < 3:
             continue
-        a, b = np.polyfit(centres[chosen], pos[chosen], 1)
+        a, b = (float(v) for v in _fit_line(centres[chosen], pos[chosen]))
         resid = np.abs(pos - (a * centres + b))
         chosen = chosen & (resid < max(1.5, 2.5 * float(np.median(resid[chosen]))))
         if chosen.sum() >= 3:
-            a, b = np.polyfit(centres[chosen], pos[chosen], 1)
-            return float(a), float(b)
+            return tuple(float(v) for v in _fit_line(centres[chosen], pos[chosen]))
     return 0.0, base

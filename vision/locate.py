@@ -26,6 +26,8 @@ from .rectify import cell_size_px
 
 INPUT_W, INPUT_H = 256, 160  # network input; frames are letterboxed into it
 OUTPUT_STRIDE = 2  # the network's maps are half the input's size
+ZOOM_BELOW = 0.5  # look again when the board's side is under this share of the input height
+ZOOM_FILL = 0.85  # ... with the board's bounding box filling this share of the input
 DEFAULT_MODEL = Path(__file__).resolve().parents[1] / "models" / "locator.onnx"
 
 
@@ -113,19 +115,51 @@ def _session(path: Path, threads: int) -> ort.InferenceSession:
 
 
 def _coarse_corners(image: np.ndarray, cfg: LocateConfig) -> tuple[np.ndarray, float]:
-    """Corners to within a fraction of a cell, in image pixels, and the network's confidence."""
+    """Corners to within a fraction of a cell, in image pixels, and the network's confidence.
+
+    A board that fills little of the frame (a far camera, a portrait frame) is looked at a
+    second time, zoomed to the size the network knows best.
+    """
     h, w = image.shape[:2]
     scale = min(INPUT_W / w, INPUT_H / h)
-    small = cv2.resize(image, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
+    corners, confidence = _run_network(image, scale, np.zeros(2), cfg)
+    if cell_size_px(corners) * 15 * scale < ZOOM_BELOW * INPUT_H:
+        lo, hi = corners.min(0), corners.max(0)
+        zoom = ZOOM_FILL * min(INPUT_W / (hi - lo)[0], INPUT_H / (hi - lo)[1])
+        origin = (lo + hi) / 2 * zoom - np.float32([INPUT_W, INPUT_H]) / 2
+        try:
+            corners, confidence = _run_network(image, zoom, origin, cfg)
+        except BoardNotFound:
+            pass  # keep the first look
+    return corners, confidence
+
+
+def _run_network(
+    image: np.ndarray, scale: float, origin: np.ndarray, cfg: LocateConfig
+) -> tuple[np.ndarray, float]:
+    """Run the network on the window at `origin` of the image resized by `scale`."""
+    h, w = image.shape[:2]
+    x0, y0 = np.floor(np.maximum(origin / scale, 0)).astype(int)
+    x1 = min(w, int(np.ceil((origin[0] + INPUT_W) / scale)))
+    y1 = min(h, int(np.ceil((origin[1] + INPUT_H) / scale)))
+    size = (min(INPUT_W, round((x1 - x0) * scale)), min(INPUT_H, round((y1 - y0) * scale)))
+    crop = image[y0:y1, x0:x1]
+    small = cv2.resize(crop, size, interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
     if small.ndim == 2:
         small = cv2.cvtColor(small, cv2.COLOR_GRAY2BGR)
+    fx, fy = size[0] / crop.shape[1], size[1] / crop.shape[0]
+    ox, oy = np.clip(np.round(np.float32([x0, y0]) * scale - origin), 0, None).astype(int)
     frame = np.zeros((INPUT_H, INPUT_W, 3), np.float32)
-    frame[: small.shape[0], : small.shape[1]] = small / 255.0 - 0.5
+    frame[oy : oy + size[1], ox : ox + size[0]] = (
+        small[: INPUT_H - oy, : INPUT_W - ox] / 255.0 - 0.5
+    )
     session = _session(Path(cfg.model_path), cfg.threads)
     logits = session.run(None, {"image": frame.transpose(2, 0, 1)[None]})[0][0]
     maps = 1.0 / (1.0 + np.exp(-logits))
-    corners, confidence = _decode(maps[0], maps[1], cfg.peak_threshold)
-    return corners * OUTPUT_STRIDE / scale, confidence
+    quad, confidence = _decode(maps[0], maps[1], cfg.peak_threshold)
+    # input pixel -> crop pixel (cv2.resize puts pixel centres at +0.5) -> image pixel
+    inside = quad * OUTPUT_STRIDE - np.float32([ox, oy])
+    return (inside + 0.5) / np.float32([fx, fy]) - 0.5 + np.float32([x0, y0]), confidence
 
 
 def _decode(mask: np.ndarray, heat: np.ndarray, threshold: float) -> tuple[np.ndarray, float]:
