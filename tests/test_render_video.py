@@ -43,7 +43,7 @@ def plain_look(seed: int, mirrored: bool):
                    0.0, 0)
     return replace(look, board=board, tiles=tiles, camera=replace(look.camera, k1=0.0, k2=0.0),
                    damage=clean, mirrored=mirrored, resolution=1.0, hands=(hand, hand),
-                   cast_shadow=False, overlay=False)
+                   cast_shadow=False, overlay=False, depth_of_field=0.0)
 
 
 def centres(corners: list) -> np.ndarray:

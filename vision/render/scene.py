@@ -41,6 +41,7 @@ class Look:
     player_sides: tuple[int, int]  # board side (0 top, 1 right, 2 bottom, 3 left) per player
     hands: tuple[HandLook, HandLook]  # each player's hand
     cast_shadow: bool  # a broad soft shadow (someone between the lamp and the table)
+    depth_of_field: float  # > 0: what is nearer or farther than the board centre blurs (sigma)
     overlay: bool  # the app or broadcast draws a watermark or score bar over the feed
 
 
@@ -60,6 +61,7 @@ def draw_scene_look(rng: np.random.Generator, size: tuple[int, int]) -> Look:
         else (first, (first + 1) % 4),
         hands=(draw_hand_look(rng), draw_hand_look(rng)),
         cast_shadow=bool(rng.random() < 0.35), overlay=bool(rng.random() < 0.3),
+        depth_of_field=float(rng.uniform(1.5, 4)) if rng.random() < 0.35 else 0.0,
     )
 
 
@@ -94,6 +96,7 @@ class Scene:
                                           np.ascontiguousarray(tex[self.win][..., 1]),
                                           cv2.CV_16SC2)
         self.table = self._table(uv.shape[:2])
+        self.focus = self._focus(uv) if look.depth_of_field > 0 else None
         self.cache: OrderedDict[tuple[str, ...], np.ndarray] = OrderedDict()
         self.poses: dict[tuple[int, int, Tile], tuple[float, float, float]] = {}
         self.noise = [self._noise_pair() for _ in range(4)]
@@ -193,12 +196,23 @@ class Scene:
             self.cache.popitem(last=False)
         return frame
 
+    def _focus(self, uv: np.ndarray) -> np.ndarray:
+        """How out of focus each pixel is (0..1), from its depth against the board centre's."""
+        cam = self.look.camera
+        pts = np.concatenate([uv, np.zeros(uv.shape[:2] + (1,), np.float32)], -1)
+        depth = (pts - cam.C.astype(np.float32)) @ cam.R[2].astype(np.float32)
+        centre = float((np.array([7.5, 7.5, 0.0]) - cam.C) @ cam.R[2])
+        return np.clip(np.abs(depth / centre - 1) / 0.25, 0, 1).astype(np.float32)
+
     def _camera(self, frame: np.ndarray) -> np.ndarray:
         d = self.look.damage
         out = light(frame, d)
         if self.shade is not None:
             out *= self.shade[..., None]
         out = blur(out, d)
+        if self.focus is not None:
+            far = cv2.GaussianBlur(out, (0, 0), self.look.depth_of_field)
+            out = cv2.blendLinear(far, out, self.focus, 1 - self.focus)
         if self.look.resolution < 1:
             width, height = self.size
             small = cv2.resize(out, (int(width * self.look.resolution),
