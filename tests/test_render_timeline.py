@@ -1,0 +1,44 @@
+"""The timeline: every tile goes down (and a phony comes back up) under a hand, in script order."""
+
+import numpy as np
+
+from tilecast.vision.render.hands import draw_hand_look
+from tilecast.vision.render.script import RenderTurn, add_phonies, selfplay_script
+from tilecast.vision.render.timeline import plan
+
+
+def test_changes_follow_the_script_under_a_hand():
+    rng = np.random.default_rng(0)
+    game = selfplay_script(4)
+    turns = add_phonies(game[:5], rng, share=0.3) + [RenderTurn((), player=1)] + game[5:]
+    assert any(t.withdrawn for t in turns) and any(not t.placed for t in turns)
+    looks = (draw_hand_look(rng), draw_hand_look(rng))
+    timeline = plan(turns, (2, 0), looks, rng)
+    expected = []
+    for i, turn in enumerate(turns):
+        expected += [(i, True, p.row, p.col, p.tile) for p in turn.placed]
+        if turn.withdrawn:
+            expected += [(i, False, p.row, p.col, p.tile) for p in reversed(turn.placed)]
+    got = [(c.put, c.row, c.col, c.tile) for c in timeline.changes]
+    assert got == [e[1:] for e in expected]
+    starts = list(timeline.turn_starts) + [timeline.duration]
+    for c, e in zip(timeline.changes, expected, strict=True):
+        assert starts[e[0]] <= c.t < starts[e[0] + 1]  # during its own turn
+        hands = [r for r in timeline.reaches if r.at(c.t) is not None]
+        assert hands and all(r.player == turns[e[0]].player % 2 for r in hands)
+        pos = hands[0].at(c.t)
+        assert abs(pos[0] - (c.col + 0.5)) < 1e-6 and abs(pos[1] - (c.row + 0.5)) < 1e-6
+        assert pos[2] < 0.3  # the tile is at the board when it lands
+    assert timeline.duration > max(c.t for c in timeline.changes) + 0.9  # the board rests
+
+
+def test_some_hands_cross_without_changing_anything():
+    rng = np.random.default_rng(1)
+    turns = [RenderTurn(()) for _ in range(60)]
+    timeline = plan(turns, (1, 3), (draw_hand_look(rng), draw_hand_look(rng)), rng)
+    assert not timeline.changes
+    phases = {r.phase for r in timeline.reaches}
+    assert phases == {"cross", "exchange"}
+    crossing = [r for r in timeline.reaches if r.phase == "cross"]
+    over = [r.at(t) for r in crossing for t in np.linspace(r.keys[0][0], r.keys[-1][0], 20)]
+    assert any(0 < p[0] < 15 and 0 < p[1] < 15 for p in over)  # it passes over the board
