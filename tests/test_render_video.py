@@ -31,7 +31,7 @@ SCRIPT = [word(7, 5, "HELLO"), RenderTurn((), player=1), word(8, 9, "ZQ", player
           word(4, 9, "TWO.", across=False, player=1), word(2, 8, "Ax", player=0)]
 
 
-def plain_look(seed: int, mirrored: bool):
+def plain_look(seed: int, mirrored: bool, shake: float = 0.0):
     """A drawn look with known flat colours: grey board, red tiles, green hands, no damage."""
     look = draw_scene_look(np.random.default_rng(seed), (640, 360))
     board = replace(look.board, plain=GREY, tw=GREY, dw=GREY, tl=GREY, dl=GREY, centre=GREY,
@@ -43,7 +43,7 @@ def plain_look(seed: int, mirrored: bool):
                    0.0, 0)
     return replace(look, board=board, tiles=tiles, camera=replace(look.camera, k1=0.0, k2=0.0),
                    damage=clean, mirrored=mirrored, resolution=1.0, hands=(hand, hand),
-                   cast_shadow=False, overlay=False, depth_of_field=0.0)
+                   cast_shadow=False, overlay=False, depth_of_field=0.0, shake=shake)
 
 
 def centres(corners: list) -> np.ndarray:
@@ -54,10 +54,11 @@ def centres(corners: list) -> np.ndarray:
     return cv2.perspectiveTransform(g.astype(np.float32), h).reshape(15, 15, 2)
 
 
-@pytest.fixture(scope="module", params=[(1, False), (2, True), (5, False), (6, True)])
+@pytest.fixture(scope="module", params=[(1, False, 0.0), (2, True, 3.0), (5, False, 4.0),
+                                        (6, True, 0.0)])
 def game(request):
-    seed, mirrored = request.param
-    return list(render_frames(SCRIPT, seed, fps=5, look=plain_look(seed, mirrored)))
+    seed, mirrored, shake = request.param
+    return list(render_frames(SCRIPT, seed, fps=5, look=plain_look(seed, mirrored, shake)))
 
 
 def test_truth_boards_follow_the_script(game):
@@ -76,6 +77,8 @@ def test_truth_boards_follow_the_script(game):
 def test_settled_frames_show_the_truth_board_at_the_truth_corners(game):
     settled = [(img, rec) for img, rec in game if rec["settled"]]
     assert len(settled) > 10
+    moving = len({str(rec["corners"]) for _, rec in game}) > 1
+    assert moving == (game[0][1]["look"]["shake"] > 0)
     for img, rec in settled:
         pts = np.round(centres(rec["corners"])).astype(int)
         inside = ((pts >= 0) & (pts < (img.shape[1], img.shape[0]))).all(-1)

@@ -42,6 +42,7 @@ class Look:
     hands: tuple[HandLook, HandLook]  # each player's hand
     cast_shadow: bool  # a broad soft shadow (someone between the lamp and the table)
     depth_of_field: float  # > 0: what is nearer or farther than the board centre blurs (sigma)
+    shake: float  # camera sway and jitter in pixels (0: locked off)
     overlay: bool  # the app or broadcast draws a watermark or score bar over the feed
 
 
@@ -62,6 +63,7 @@ def draw_scene_look(rng: np.random.Generator, size: tuple[int, int]) -> Look:
         hands=(draw_hand_look(rng), draw_hand_look(rng)),
         cast_shadow=bool(rng.random() < 0.35), overlay=bool(rng.random() < 0.3),
         depth_of_field=float(rng.uniform(1.5, 4)) if rng.random() < 0.35 else 0.0,
+        shake=float(rng.uniform(0.5, 4)) if rng.random() < 0.3 else 0.0,
     )
 
 
@@ -153,7 +155,8 @@ class Scene:
         if key not in self.poses:
             r = self.rng
             angle = r.normal(0, 2.5) if r.random() < 0.9 else r.normal(0, 7)
-            off = r.normal(0, 0.04, 2)
+            off = r.normal(0, 0.04, 2) if r.random() < 0.94 else np.clip(  # a sloppy one
+                r.normal(0, 0.1, 2), -0.2, 0.2)
             self.poses[key] = (float(off[0]), float(off[1]), float(angle))
         return self.poses[key]
 

@@ -8,7 +8,7 @@ what a hand hides, and which turn is in progress.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
 
@@ -27,7 +27,8 @@ TRUTH_DOC = {
     "board": "15 strings, row 1 first, column A first: 'A'-'Z' a tile, a lower-case letter a "
              "blank standing for that letter, '.' an empty square (the engine's Board.rows())",
     "corners": "image (x, y) of the playing area's outer corners in the order 1A, 1O, 15O, 15A "
-               "(as the board is read, whatever the camera sees); pixel centres are integers",
+               "(as the board is read, whatever the camera sees); pixel centres are integers; "
+               "they move from frame to frame when the camera sways",
     "rotation": "how the board is turned in the image before any mirroring: the direction from "
                 "row 15 to row 1, counter-clockwise from image-up, rounded to 0/90/180/270; "
                 "angle is the same unrounded, in degrees",
@@ -54,10 +55,15 @@ def _cell_samples(scene: Scene) -> np.ndarray:
     rows, cols = np.mgrid[0:SIZE, 0:SIZE]
     pts = (np.stack([cols, rows], -1).reshape(-1, 1, 2) + g).reshape(-1, 2)
     px = np.round(scene.look.camera.project(pts)).astype(int)
-    width, height = scene.size
-    px[:, 0] = px[:, 0].clip(-1, width)
-    px[:, 1] = px[:, 1].clip(-1, height)
     return px.reshape(SIZE * SIZE, 9, 2)
+
+
+def _covered(cover: np.ndarray, samples: np.ndarray) -> np.ndarray:
+    """Which sample points [225, 9, 2] fall on hidden pixels (points off the image do not)."""
+    height, width = cover.shape
+    inside = ((samples >= 0) & (samples < (width, height))).all(-1)
+    xs, ys = samples[..., 0].clip(0, width - 1), samples[..., 1].clip(0, height - 1)
+    return (cover[ys, xs] > COVERED) & inside
 
 
 def _orientation(corners: np.ndarray) -> tuple[int, float]:
@@ -157,19 +163,34 @@ class _Painter:
         return cover, active[0][0].phase
 
 
-def _polygons(cover: np.ndarray, mirrored: bool) -> list[list[list[int]]]:
+def _outlines(cover: np.ndarray) -> list[np.ndarray]:
+    """Polygons [N, 2] around the pixels of a coverage mask counted as hidden."""
     small = (cover[::2, ::2] > COVERED).astype(np.uint8)
     contours, _ = cv2.findContours(small, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    width = cover.shape[1]
-    out = []
-    for c in contours:
-        if cv2.contourArea(c) < 4:
-            continue
-        poly = cv2.approxPolyDP(c, 1.0, True).reshape(-1, 2) * 2
-        if mirrored:
-            poly[:, 0] = width - 1 - poly[:, 0]
-        out.append(poly.tolist())
-    return out
+    return [cv2.approxPolyDP(c, 1.0, True).reshape(-1, 2).astype(np.float64) * 2
+            for c in contours if cv2.contourArea(c) >= 4]
+
+
+def _sway(look: Look, rng: np.random.Generator) -> Callable[[float], np.ndarray]:
+    """The camera's slow sway and jitter: time -> 2x3 affine map of the image."""
+    phases = rng.uniform(0, 2 * np.pi, 5)
+    width, height = look.camera.size
+    a = look.shake
+
+    def at(t: float) -> np.ndarray:
+        dx = a * (0.7 * np.sin(1.4 * t + phases[0]) + 0.3 * np.sin(10.7 * t + phases[1]))
+        dy = a * (0.7 * np.sin(1.2 * t + phases[2]) + 0.3 * np.sin(8.2 * t + phases[3]))
+        turn = a * 0.05 * np.sin(0.7 * t + phases[4])
+        m = cv2.getRotationMatrix2D(((width - 1) / 2, (height - 1) / 2), turn, 1.0)
+        m[:, 2] += (dx, dy)
+        return m
+
+    return at
+
+
+def _apply(m: np.ndarray | None, pts: np.ndarray) -> np.ndarray:
+    """Points moved by an affine map (a new array either way)."""
+    return pts.astype(np.float64) if m is None else pts @ m[:, :2].T + m[:, 2]
 
 
 def render_frames(turns: list[RenderTurn], seed: int, fps: float = 10.0,
@@ -186,17 +207,14 @@ def render_frames(turns: list[RenderTurn], seed: int, fps: float = 10.0,
     timeline = plan(list(turns), look.player_sides, look.hands, rng)
     painter = _Painter(scene, timeline, fps, rng)
     samples = _cell_samples(scene)
-    inside = ((samples >= 0) & (samples < size)).all(-1)
-    sx, sy = samples[..., 0].clip(0, size[0] - 1), samples[..., 1].clip(0, size[1] - 1)
-    corners = look.camera.project(CORNERS)
-    rotation, angle = _orientation(corners)
-    if look.mirrored:
-        corners[:, 0] = size[0] - 1 - corners[:, 0]
-    corner_list = np.round(corners, 2).tolist()
+    width, height = size
+    corners0 = look.camera.project(CORNERS)
     board = Board()
     changes = list(timeline.changes)
     last_change, ci = -np.inf, 0
-    fixed = scene.overlay_cover()
+    overlay = scene.overlay_cover()  # in the unmirrored frame, for what it hides
+    overlay_polys = _outlines(scene.overlay[1]) if overlay is not None else []  # type: ignore[index]
+    sway = _sway(look, rng) if look.shake > 0 else None
     for f in range(int(np.ceil(timeline.duration * fps))):
         t = f / fps
         while ci < len(changes) and changes[ci].t <= t:
@@ -206,24 +224,36 @@ def render_frames(turns: list[RenderTurn], seed: int, fps: float = 10.0,
             last_change, ci = c.t, ci + 1
         frame = scene.background(board).copy()
         cover, phase = painter.paint(frame, t)
+        m = sway(t) if sway is not None else None
+        if m is not None:
+            frame = cv2.warpAffine(frame, m, size, borderMode=cv2.BORDER_REFLECT_101)
         hand = cover is not None and bool((cover > 8).any())  # even a faint blurred edge
-        if fixed is not None:
-            cover = fixed if cover is None else np.maximum(cover, fixed)
-        occluded = ["0" * SIZE] * SIZE
-        polygons: list = []
+        # Hands move with the image (sample them unshaken); overlays stay put (sample shaken).
+        hits = np.zeros(samples.shape[:2], bool)
+        polygons = []
         if cover is not None:
-            hit = (cover[sy, sx] > COVERED) & inside
-            share = hit.mean(1).reshape(SIZE, SIZE)
-            occluded = ["".join("1" if s >= OCCLUDED_SHARE else "0" for s in row)
-                        for row in share]
-            polygons = _polygons(cover, look.mirrored)
+            hits |= _covered(cover, samples)
+            polygons = [_apply(m, p) for p in _outlines(cover)]
+        if overlay is not None:
+            hits |= _covered(overlay, np.round(_apply(m, samples.reshape(-1, 2))).astype(
+                int).reshape(samples.shape))
+        share = hits.mean(1).reshape(SIZE, SIZE)
+        occluded = ["".join("1" if s >= OCCLUDED_SHARE else "0" for s in row) for row in share]
+        corners = _apply(m, corners0)
+        rotation, angle = _orientation(corners)
+        if look.mirrored:
+            corners[:, 0] = width - 1 - corners[:, 0]
+            for p in polygons:
+                p[:, 0] = width - 1 - p[:, 0]
+        polygons += overlay_polys
         turn = int(np.searchsorted(timeline.turn_starts, t, side="right")) - 1
         record = {
             "frame": f, "t": round(t, 3), "turn": turn,
             "player": turns[turn].player if turn >= 0 else None, "phase": phase,
-            "board": board.rows(), "corners": corner_list, "rotation": rotation,
-            "angle": angle, "mirrored": look.mirrored, "occluded": occluded,
-            "polygons": polygons, "hand": hand,
+            "board": board.rows(), "corners": np.round(corners, 2).tolist(),
+            "rotation": rotation, "angle": angle, "mirrored": look.mirrored,
+            "occluded": occluded, "polygons": [np.round(p).astype(int).tolist() for p in polygons],
+            "hand": hand,
             "settled": not hand and t - last_change >= SETTLE_S,
         }
         if f == 0:
@@ -232,7 +262,7 @@ def render_frames(turns: list[RenderTurn], seed: int, fps: float = 10.0,
                 "board": look.board.family, "tiles": look.tiles.family,
                 "font": look.tiles.font, "tilt": round(cam.tilt, 1),
                 "roll": round(cam.roll, 1), "k1": round(cam.k1, 3),
-                "mirrored": look.mirrored, "jpeg": look.damage.jpeg,
+                "mirrored": look.mirrored, "jpeg": look.damage.jpeg, "shake": look.shake,
             }
         yield scene.finish(frame, f), record
 
