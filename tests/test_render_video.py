@@ -13,7 +13,7 @@ from tilecast.vision.render.degrade import Damage
 from tilecast.vision.render.hands import HandLook
 from tilecast.vision.render.scene import draw_scene_look
 from tilecast.vision.render.script import RenderTurn, boards_after
-from tilecast.vision.render.video import render_frames, render_game
+from tilecast.vision.render.video import render_frames, render_game, render_still
 
 GREY, RED, GREEN = (128, 128, 128), (40, 40, 220), (0, 255, 0)
 
@@ -74,26 +74,43 @@ def test_truth_boards_follow_the_script(game):
     assert {rec["phase"] for _, rec in game} >= {"place", "withdraw", "rest"}
 
 
+def assert_pixels_match_truth(img: np.ndarray, rec: dict) -> None:
+    """Red where truth has a tile, grey where it has an empty square (at square centres)."""
+    pts = np.round(centres(rec["corners"])).astype(int)
+    inside = ((pts >= 0) & (pts < (img.shape[1], img.shape[0]))).all(-1)
+    colour = img[pts[..., 1].clip(0, img.shape[0] - 1), pts[..., 0].clip(0, img.shape[1] - 1)]
+    colour = colour.astype(int)
+    red = (colour[..., 2] > 90) & (colour[..., 2] > 2 * colour[..., 1])  # also in shadow
+    grey = np.abs(colour[..., 2] - colour[..., 1]) < 30
+    for r in range(15):
+        for c in range(15):
+            if not inside[r, c] or rec["occluded"][r][c] == "1":
+                continue
+            if rec["board"][r][c] == ".":
+                assert grey[r, c], (rec.get("frame"), r, c, colour[r, c])
+            else:
+                assert red[r, c], (rec.get("frame"), r, c, colour[r, c])
+
+
 def test_settled_frames_show_the_truth_board_at_the_truth_corners(game):
     settled = [(img, rec) for img, rec in game if rec["settled"]]
     assert len(settled) > 10
     moving = len({str(rec["corners"]) for _, rec in game}) > 1
     assert moving == (game[0][1]["look"]["shake"] > 0)
     for img, rec in settled:
-        pts = np.round(centres(rec["corners"])).astype(int)
-        inside = ((pts >= 0) & (pts < (img.shape[1], img.shape[0]))).all(-1)
-        colour = img[pts[..., 1].clip(0, img.shape[0] - 1), pts[..., 0].clip(0, img.shape[1] - 1)]
-        colour = colour.astype(int)
-        red = (colour[..., 2] > 150) & (colour[..., 1] < 100)
-        grey = np.abs(colour[..., 2] - colour[..., 1]) < 30
-        for r in range(15):
-            for c in range(15):
-                if not inside[r, c]:
-                    continue
-                if rec["board"][r][c] == ".":
-                    assert grey[r, c], (rec["frame"], r, c, colour[r, c])
-                else:
-                    assert red[r, c], (rec["frame"], r, c, colour[r, c])
+        assert not any("1" in row for row in rec["occluded"])
+        assert_pixels_match_truth(img, rec)
+
+
+def test_render_still_shows_its_board():
+    board = boards_after(SCRIPT)[-1]
+    for seed, mirrored in ((4, True), (8, False)):
+        img, rec = render_still(board, seed, look=plain_look(seed, mirrored), hand=False)
+        assert rec["board"] == board.rows() and not rec["hand"]
+        assert_pixels_match_truth(img, rec)
+    img, rec = render_still(board, 9, look=plain_look(9, False), hand=True)
+    assert rec["hand"] and rec["polygons"] and rec["phase"] == "place"
+    assert_pixels_match_truth(img, rec)  # squares not hidden by the hand still match
 
 
 def test_occlusion_covers_the_hand(game):

@@ -193,6 +193,63 @@ def _apply(m: np.ndarray | None, pts: np.ndarray) -> np.ndarray:
     return pts.astype(np.float64) if m is None else pts @ m[:, :2].T + m[:, 2]
 
 
+class _Shooter:
+    """Takes the frames of one scene: background, hands, camera sway, feed, and the geometry
+    truth of each frame."""
+
+    def __init__(self, scene: Scene, timeline: Timeline, fps: float,
+                 rng: np.random.Generator) -> None:
+        self.scene = scene
+        self.painter = _Painter(scene, timeline, fps, rng)
+        self.samples = _cell_samples(scene)
+        self.corners = scene.look.camera.project(CORNERS)
+        self.overlay = scene.overlay_cover()  # in the unmirrored frame, for what it hides
+        self.overlay_polys = _outlines(scene.overlay[1]) if scene.overlay else []
+        self.sway = _sway(scene.look, rng) if scene.look.shake > 0 else None
+
+    def shoot(self, board: Board, t: float, index: int) -> tuple[np.ndarray, dict]:
+        scene, look, samples = self.scene, self.scene.look, self.samples
+        width, height = scene.size
+        frame = scene.background(board).copy()
+        cover, phase = self.painter.paint(frame, t)
+        m = self.sway(t) if self.sway is not None else None
+        if m is not None:
+            frame = cv2.warpAffine(frame, m, scene.size, borderMode=cv2.BORDER_REFLECT_101)
+        hand = cover is not None and bool((cover > 8).any())  # even a faint blurred edge
+        # Hands move with the image (sample them unshaken); overlays stay put (sample shaken).
+        hits = np.zeros(samples.shape[:2], bool)
+        polygons = []
+        if cover is not None:
+            hits |= _covered(cover, samples)
+            polygons = [_apply(m, p) for p in _outlines(cover)]
+        if self.overlay is not None:
+            moved = np.round(_apply(m, samples.reshape(-1, 2))).astype(int)
+            hits |= _covered(self.overlay, moved.reshape(samples.shape))
+        share = hits.mean(1).reshape(SIZE, SIZE)
+        occluded = ["".join("1" if s >= OCCLUDED_SHARE else "0" for s in row) for row in share]
+        corners = _apply(m, self.corners)
+        rotation, angle = _orientation(corners)
+        if look.mirrored:
+            corners[:, 0] = width - 1 - corners[:, 0]
+            for p in polygons:
+                p[:, 0] = width - 1 - p[:, 0]
+        polygons += self.overlay_polys
+        record = {
+            "phase": phase, "board": board.rows(), "corners": np.round(corners, 2).tolist(),
+            "rotation": rotation, "angle": angle, "mirrored": look.mirrored,
+            "occluded": occluded, "polygons": [np.round(p).astype(int).tolist() for p in polygons],
+            "hand": hand,
+        }
+        return scene.finish(frame, index), record
+
+
+def _look_summary(look: Look) -> dict:
+    cam = look.camera
+    return {"board": look.board.family, "tiles": look.tiles.family, "font": look.tiles.font,
+            "tilt": round(cam.tilt, 1), "roll": round(cam.roll, 1), "k1": round(cam.k1, 3),
+            "mirrored": look.mirrored, "jpeg": look.damage.jpeg, "shake": look.shake}
+
+
 def render_frames(turns: list[RenderTurn], seed: int, fps: float = 10.0,
                   size: tuple[int, int] = (1280, 720), look: Look | None = None
                   ) -> Iterator[tuple[np.ndarray, dict]]:
@@ -202,19 +259,12 @@ def render_frames(turns: list[RenderTurn], seed: int, fps: float = 10.0,
     rng = np.random.default_rng(seed)
     drawn = draw_scene_look(rng, size)
     look = look or drawn
-    size = look.camera.size
     scene = Scene(look, int(rng.integers(2**31)))
     timeline = plan(list(turns), look.player_sides, look.hands, rng)
-    painter = _Painter(scene, timeline, fps, rng)
-    samples = _cell_samples(scene)
-    width, height = size
-    corners0 = look.camera.project(CORNERS)
+    shooter = _Shooter(scene, timeline, fps, rng)
     board = Board()
     changes = list(timeline.changes)
     last_change, ci = -np.inf, 0
-    overlay = scene.overlay_cover()  # in the unmirrored frame, for what it hides
-    overlay_polys = _outlines(scene.overlay[1]) if overlay is not None else []  # type: ignore[index]
-    sway = _sway(look, rng) if look.shake > 0 else None
     for f in range(int(np.ceil(timeline.duration * fps))):
         t = f / fps
         while ci < len(changes) and changes[ci].t <= t:
@@ -222,49 +272,35 @@ def render_frames(turns: list[RenderTurn], seed: int, fps: float = 10.0,
             board = board.with_tiles([(c.row, c.col, c.tile)]) if c.put else board.without(
                 [(c.row, c.col)])
             last_change, ci = c.t, ci + 1
-        frame = scene.background(board).copy()
-        cover, phase = painter.paint(frame, t)
-        m = sway(t) if sway is not None else None
-        if m is not None:
-            frame = cv2.warpAffine(frame, m, size, borderMode=cv2.BORDER_REFLECT_101)
-        hand = cover is not None and bool((cover > 8).any())  # even a faint blurred edge
-        # Hands move with the image (sample them unshaken); overlays stay put (sample shaken).
-        hits = np.zeros(samples.shape[:2], bool)
-        polygons = []
-        if cover is not None:
-            hits |= _covered(cover, samples)
-            polygons = [_apply(m, p) for p in _outlines(cover)]
-        if overlay is not None:
-            hits |= _covered(overlay, np.round(_apply(m, samples.reshape(-1, 2))).astype(
-                int).reshape(samples.shape))
-        share = hits.mean(1).reshape(SIZE, SIZE)
-        occluded = ["".join("1" if s >= OCCLUDED_SHARE else "0" for s in row) for row in share]
-        corners = _apply(m, corners0)
-        rotation, angle = _orientation(corners)
-        if look.mirrored:
-            corners[:, 0] = width - 1 - corners[:, 0]
-            for p in polygons:
-                p[:, 0] = width - 1 - p[:, 0]
-        polygons += overlay_polys
+        frame, shot = shooter.shoot(board, t, f)
         turn = int(np.searchsorted(timeline.turn_starts, t, side="right")) - 1
-        record = {
-            "frame": f, "t": round(t, 3), "turn": turn,
-            "player": turns[turn].player if turn >= 0 else None, "phase": phase,
-            "board": board.rows(), "corners": np.round(corners, 2).tolist(),
-            "rotation": rotation, "angle": angle, "mirrored": look.mirrored,
-            "occluded": occluded, "polygons": [np.round(p).astype(int).tolist() for p in polygons],
-            "hand": hand,
-            "settled": not hand and t - last_change >= SETTLE_S,
-        }
+        record = {"frame": f, "t": round(t, 3), "turn": turn,
+                  "player": turns[turn].player if turn >= 0 else None, **shot,
+                  "settled": not shot["hand"] and t - last_change >= SETTLE_S}
         if f == 0:
-            cam = look.camera
-            record["look"] = {
-                "board": look.board.family, "tiles": look.tiles.family,
-                "font": look.tiles.font, "tilt": round(cam.tilt, 1),
-                "roll": round(cam.roll, 1), "k1": round(cam.k1, 3),
-                "mirrored": look.mirrored, "jpeg": look.damage.jpeg, "shake": look.shake,
-            }
-        yield scene.finish(frame, f), record
+            record["look"] = _look_summary(look)
+        yield frame, record
+
+
+def render_still(board: Board, seed: int, size: tuple[int, int] = (1280, 720),
+                 hand: bool | None = None, look: Look | None = None) -> tuple[np.ndarray, dict]:
+    """One frame of a board position in a fresh look (much cheaper than a game, for locator and
+    reader training): its truth record as in render_frames, with 'look'. hand: whether a hand
+    hovers over the board (None: half the time)."""
+    rng = np.random.default_rng(seed)
+    drawn = draw_scene_look(rng, size)
+    look = look or drawn
+    scene = Scene(look, int(rng.integers(2**31)))
+    reaches: tuple[Reach, ...] = ()
+    if hand if hand is not None else rng.random() < 0.5:
+        u, v = rng.uniform(0, 15, 2)
+        h = float(rng.uniform(0.3, 4))
+        player = int(rng.integers(2))
+        reaches = (Reach(0, player, look.player_sides[player], "place", look.hands[player],
+                         ((0.0, u, v, h), (1.0, u, v, h)), ()),)
+    shooter = _Shooter(scene, Timeline(reaches, (), (0.0,), 1.0), 10.0, rng)
+    frame, shot = shooter.shoot(board, 0.5, 0)
+    return frame, {**shot, "look": _look_summary(look)}
 
 
 def render_game(turns: list[RenderTurn], out: str | Path, seed: int = 0, fps: float = 10.0,
