@@ -34,9 +34,11 @@ def test_reproducible_from_seed(batch):
     assert not np.array_equal(other, images)
 
 
-def test_classes_parameter_restricts_draws():
-    _, labels = render_cells(40, seed=1, size=32, classes="Q?")
+def test_classes_and_families_parameters_restrict_draws():
+    _, labels = render_cells(40, seed=1, size=32, classes="Q?", looks=8,
+                             tile_families=("deluxe_brown", "protile_red"))
     assert set(labels.classes) == {"Q", "?"}
+    assert set(labels.tile_family) == {"deluxe_brown", "protile_red"}
 
 
 def test_rotation_and_mirror_labels_turn_the_letter_upright():

@@ -123,19 +123,20 @@ def _fingers(img: np.ndarray, rng: np.random.Generator, res: float) -> float:
 
 
 def render_cells(n: int, seed: int, size: int = 64, margin: float = 0.25,
-                 classes: str = CLASSES, mirror: float = 0.0, looks: int | None = None
-                 ) -> tuple[np.ndarray, CellLabels]:
+                 classes: str = CLASSES, mirror: float = 0.0, looks: int | None = None,
+                 tile_families: tuple[str, ...] | None = None) -> tuple[np.ndarray, CellLabels]:
     """n random cell crops (uint8 [n, size, size, 3] BGR) and their labels.
 
     Classes are drawn uniformly from `classes` (repeat a character to weight it); `mirror` is
     the share of crops mirrored left-right, as from a mirrored webcam feed. Looks (board
     and tile set pairs) come from a pool of `looks` (default n/64, at most 512) drawn from the
-    seed; more looks means more variety and more time drawing sprites. Everything is
-    reproducible from the arguments.
+    seed; more looks means more variety and more time drawing sprites. tile_families (names
+    from styles.TILE_FAMILIES) limits the tile sets, e.g. to hold some out for evaluation.
+    Everything is reproducible from the arguments.
     """
     rng = np.random.default_rng(seed)
     values = dict(load_tileset("english").values)
-    pool = [draw_look(rng) for _ in range(looks or min(512, max(1, n // 64)))]
+    pool = [draw_look(rng, tile_families) for _ in range(looks or min(512, max(1, n // 64)))]
     images = np.empty((n, size, size, 3), np.uint8)
     fields: dict[str, list] = {k: [None] * n
                                for k in ("cls", "rot", "tf", "bf", "sq", "lift", "occ", "mir")}

@@ -201,9 +201,12 @@ def draw_board_style(rng: np.random.Generator, family: str | None = None,
     )
 
 
-def draw_look(rng: np.random.Generator) -> tuple[BoardStyle, TileStyle]:
-    """A board and a tile set drawn together; about one in eight boards matches its tiles."""
-    tiles = draw_tile_style(rng)
+def draw_look(rng: np.random.Generator, tile_families: tuple[str, ...] | None = None
+              ) -> tuple[BoardStyle, TileStyle]:
+    """A board and a tile set drawn together; about one in eight boards matches its tiles.
+    tile_families limits the tile sets (e.g. to hold some out for evaluation)."""
+    family = str(rng.choice(tile_families)) if tile_families else None
+    tiles = draw_tile_style(rng, family)
     board = draw_board_style(rng, match_tiles=tiles if rng.random() < 0.12 else None)
     return board, tiles
 
