@@ -6,6 +6,7 @@ rest of the pipeline never knows where frames come from.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -13,6 +14,7 @@ import cv2
 import numpy as np
 
 IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".bmp", ".webp"}
+FOLDER_FPS = 10.0  # the rate a folder of images plays at
 
 Frame = tuple[int, float, np.ndarray]
 
@@ -21,14 +23,14 @@ class SourceError(RuntimeError):
     """The source cannot be opened or read."""
 
 
-def frames(spec: str, start: int = 0, step: int = 1, folder_fps: float = 10.0) -> Iterator[Frame]:
+def frames(spec: str, start: int = 0, step: int = 1) -> Iterator[Frame]:
     """Frames from `spec` from frame `start` on, every `step`-th one.
 
-    A folder's images play in name order at `folder_fps`.
+    A folder's images play in name order at FOLDER_FPS.
     """
     path = Path(spec)
     if path.is_dir():
-        yield from _folder(path, start, step, folder_fps)
+        yield from _folder(path, start, step, FOLDER_FPS)
         return
     if not (spec.isdigit() or "://" in spec or path.is_file()):
         raise SourceError(f"no such camera, file, folder or stream: {spec}")
@@ -60,6 +62,28 @@ def _folder(path: Path, start: int, step: int, fps: float) -> Iterator[Frame]:
         if frame is None:
             raise SourceError(f"cannot read image {files[index]}")
         yield index, index / fps, frame
+
+
+def native_fps(spec: str) -> float:
+    """Frames per second a file was recorded at (a folder plays at FOLDER_FPS)."""
+    if Path(spec).is_dir():
+        return FOLDER_FPS
+    cap = cv2.VideoCapture(spec)
+    fps = cap.get(cv2.CAP_PROP_FPS)
+    cap.release()
+    return fps if fps and fps > 0 else 30.0
+
+
+def paced(source: Iterator[Frame]) -> Iterator[Frame]:
+    """Yield frames no faster than their timestamps: a file replayed as if it were live."""
+    start: float | None = None
+    for index, t, frame in source:
+        if start is None:
+            start = time.monotonic() - t
+        delay = start + t - time.monotonic()
+        if delay > 0:
+            time.sleep(delay)
+        yield index, t, frame
 
 
 def frame_count(spec: str) -> int:

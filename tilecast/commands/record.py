@@ -28,6 +28,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     annotate.set_defaults(func=run_annotate)
     live = sub.add_parser("run", help="record a game live from a camera or stream")
     live.add_argument("--source", required=True, help="camera index, stream URL, file or folder")
+    live.add_argument("--realtime", action="store_true", help="play a file at its own speed")
     _common(live)
     live.set_defaults(func=run_live)
 
@@ -77,14 +78,22 @@ def _reader(args: argparse.Namespace):
     return BoardReader(clf, corners_arg(args.corners))
 
 
-def _step(fps_in: float, fps_out: float) -> int:
-    return max(1, round(fps_in / fps_out)) if fps_out > 0 else 1
+def resumed_frames(spec: str, session: Session, fps: float, realtime: bool = False):
+    """Frames of a file or folder at about `fps`, starting after the last frame the journal
+    has (on the same sampling grid, so a resumed run reads the frames an unbroken one would).
+    Live sources just stream."""
+    from tilecast.vision.sources import frames, native_fps, paced
+
+    if not Path(spec).exists():
+        return frames(spec)
+    step = max(1, round(native_fps(spec) / fps)) if fps > 0 else 1
+    start = (session.resume_frame // step + 1) * step if session.resume_frame >= 0 else 0
+    source = frames(spec, start=start, step=step)
+    return paced(source) if realtime else source
 
 
 def run_annotate(args: argparse.Namespace) -> int:
-    import cv2
-
-    from tilecast.vision.sources import SourceError, frame_count, frames
+    from tilecast.vision.sources import SourceError, frame_count
     from tilecast.vision.stillness import StillConfig, StillnessGate
 
     out_dir = args.out_dir or args.output.with_suffix(".tilecast")
@@ -98,11 +107,8 @@ def run_annotate(args: argparse.Namespace) -> int:
         return 2
     session = _session(args, out_dir, args.video)
     reader = _reader(args)
-    cap = cv2.VideoCapture(args.video)
-    fps = cap.get(cv2.CAP_PROP_FPS) or 30.0
-    cap.release()
     try:
-        source = frames(args.video, start=session.resume_frame + 1, step=_step(fps, args.fps))
+        source = resumed_frames(args.video, session, args.fps)
         gate = StillnessGate(StillConfig(still_s=args.still))
         watch(session, reader, source, gate, events, frame_count(args.video), progress=True)
     except SourceError as exc:
@@ -118,7 +124,7 @@ def run_annotate(args: argparse.Namespace) -> int:
 
 
 def run_live(args: argparse.Namespace) -> int:
-    from tilecast.vision.sources import SourceError, frames
+    from tilecast.vision.sources import SourceError
     from tilecast.vision.stillness import StillConfig, StillnessGate
 
     out_dir = args.out_dir or Path("tilecast-out")
@@ -126,7 +132,8 @@ def run_live(args: argparse.Namespace) -> int:
     try:
         events = load_events(args.events) if args.events else []
         reader = _reader(args)
-        watch(session, reader, frames(args.source), StillnessGate(StillConfig(args.still)), events)
+        source = resumed_frames(args.source, session, args.fps, realtime=args.realtime)
+        watch(session, reader, source, StillnessGate(StillConfig(args.still)), events)
     except KeyboardInterrupt:
         pass
     except (OSError, EventsFileError, SourceError) as exc:
