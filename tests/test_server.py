@@ -1,0 +1,443 @@
+"""The server through Flask's test client: tokens, bad input, downloads, event streams and their
+cap, broadcast delay, discrepancies, login. No browser (see tests/e2e for that)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tilecast.pluginmanager import plugin_manager
+from tilecast.plugins import annotation
+from tilecast.plugins.alerts import AlertLog
+from tilecast.plugins.broadcast import Broadcast
+from tilecast.server.app import create_app
+from tilecast.server.config import BoardSpec, ServerConfig
+
+OPERATOR = "operator-secret-1"
+TD = "td-secret-22"
+AS_OPERATOR = {"Authorization": f"Bearer {OPERATOR}"}
+AS_TD = {"Authorization": f"Bearer {TD}"}
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.t = 1000.0
+
+    def __call__(self) -> float:
+        return self.t
+
+
+def make_app(out: Path, boards=None, clock=None, make_reader=None, **settings):
+    pm = plugin_manager(entry_points=False)
+    pm.register(Broadcast(now=clock) if clock else Broadcast(), name="broadcast")
+    pm.register(AlertLog(), name="alerts")
+    pm.register(annotation, name="annotation")
+    boards = boards or (BoardSpec("t1", players=("Ann", "Bob")), BoardSpec("t2"))
+    config = ServerConfig(boards, out, OPERATOR, TD, **{"heartbeat_s": 0.2, **settings})
+    return create_app(config, pm, make_reader)
+
+
+@pytest.fixture
+def app(tmp_path):
+    app = make_app(tmp_path / "out", max_streams=3)
+    yield app
+    app.extensions["tilecast.server"].close()
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+def journal(app, board="t1") -> list[dict]:
+    return app.extensions["tilecast.server"].boards[board].session.journal.entries
+
+
+def post(client, entry, headers=AS_OPERATOR, board="t1"):
+    return client.post(f"/api/boards/{board}/entries", json=entry, headers=headers)
+
+
+PLAY = {"type": "play", "coord": "8D", "word": "WINDY"}
+
+
+# --- public reads ---------------------------------------------------------------------------
+
+
+def test_boards_and_public_state(client):
+    boards = client.get("/api/boards").json["boards"]
+    assert [b["name"] for b in boards] == ["t1", "t2"]
+    assert boards[0]["players"] == ["Ann", "Bob"] and boards[0]["scores"] == [0, 0]
+    assert post(client, PLAY).status_code == 201
+    state = client.get("/api/boards/t1/state").json
+    assert state["scores"] == [32, 0] and state["last_play"] == ["D8", "E8", "F8", "G8", "H8"]
+    assert state["moves"][0]["move"] == "8D WINDY" and state["delay"] == 0.0
+    assert client.get("/api/boards/nope/state").status_code == 404
+
+
+def test_overlay_fields_and_their_txt_twins(client):
+    post(client, PLAY)
+    fields = client.get("/api/boards/t1/fields").json
+    assert fields["score"] == "32 - 0" and fields["last-play"] == "Ann 8D WINDY 32"
+    assert fields["unseen-count"] == "95" and fields["bag"] == "81"
+    assert fields["unseen"].startswith("AAAAAAAAA BB ") and fields["unseen"].endswith(" ??")
+    for name, text in fields.items():
+        resp = client.get(f"/overlay/t1/{name}.txt")
+        assert resp.status_code == 200 and resp.mimetype == "text/plain"
+        assert resp.get_data(as_text=True) == text
+        assert client.get(f"/overlay/t1/{name}").status_code == 200
+    assert client.get("/overlay/t1/password.txt").status_code == 404
+    assert client.get("/overlay/t1/password").status_code == 404
+
+
+def test_pages_render_for_each_board(client):
+    for path in ("/", "/boards/t1", "/overlay/t1", "/overlay/t2/score", "/login"):
+        resp = client.get(path)
+        assert resp.status_code == 200, path
+        assert "Content-Security-Policy" in resp.headers
+    page = client.get("/boards/t1").get_data(as_text=True)
+    assert page.count("data-sq=") == 225 and 'data-sq="H8"' in page
+    assert client.get("/boards/nope").status_code == 404
+
+
+# --- tokens ---------------------------------------------------------------------------------
+
+GUARDED = [
+    ("post", "/api/boards/t1/entries", {"type": "pass"}, "operator"),
+    ("get", "/api/boards/t1/record", None, "operator"),
+    ("get", "/api/boards/t1/corners", None, "operator"),
+    ("put", "/api/boards/t1/corners", {"corners": None}, "operator"),
+    ("get", "/api/boards/t1/preview.mjpg", None, "operator"),
+    ("put", "/api/boards/t1/delay", {"seconds": 30}, "td"),
+    ("get", "/api/alerts", None, "td"),
+    ("post", "/api/boards/t1/alerts/1/ack", None, "td"),
+    ("get", "/api/discrepancies", None, "td"),
+    ("get", "/api/boards/t1/gcg", None, "td"),
+    ("get", "/api/boards/t1/alerts.jsonl", None, "td"),
+]
+WRONG = [
+    {},
+    {"Authorization": "Bearer not-the-token"},
+    {"Authorization": f"Bearer {OPERATOR}x"},
+    {"Authorization": f"Basic {OPERATOR}"},
+    {"Authorization": ""},
+]
+
+
+@pytest.mark.parametrize("method,path,body,role", GUARDED)
+@pytest.mark.parametrize("headers", WRONG)
+def test_missing_or_wrong_token_is_401_and_changes_nothing(app, client, method, path, body,
+                                                           role, headers):
+    server = app.extensions["tilecast.server"]
+
+    def now():
+        state = client.get("/api/boards/t1/state").json
+        return len(journal(app)), server.broadcast.delay("t1"), state
+
+    before = now()
+    resp = getattr(client, method)(path, json=body, headers=headers)
+    assert resp.status_code == 401
+    assert resp.json["error"] == f"the {role} token is required"
+    assert resp.headers["WWW-Authenticate"].startswith("Bearer")
+    assert now() == before
+
+
+@pytest.mark.parametrize("method,path,body,role", [g for g in GUARDED if g[3] == "td"])
+def test_the_operator_token_does_not_open_td_routes(client, method, path, body, role):
+    assert getattr(client, method)(path, json=body, headers=AS_OPERATOR).status_code == 401
+
+
+def test_the_td_token_also_opens_operator_routes(app, client):
+    assert post(client, {"type": "pass"}, headers=AS_TD).status_code == 201
+    assert journal(app)[-1] == {"seq": 0, "type": "pass", "source": "operator"}
+
+
+# --- bad input ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "body,message",
+    [
+        (b'{"type": "pass"', "malformed JSON"),
+        (b'{"type": "announce", "score": NaN}', "malformed JSON"),
+        (b"\xff\xfe", "malformed JSON"),
+        (b"[]", "entry must be a JSON object"),
+        (b'{"type": "resign"}', "entry type must be one of"),
+        (b'{"type": "play", "coord": "8D"}', "word is required"),
+        (b'{"type": "play", "coord": "8D", "word": "WINDY", "score": 99}', "unknown field score"),
+        (b'{"type": "play", "coord": "8D; rm", "word": "WINDY"}', "coord must be"),
+        (b'{"type": "announce", "score": "30"}', "score must be a whole number"),
+        (b'{"type": "announce", "score": true}', "score must be a whole number"),
+        (b'{"type": "announce", "score": 1e9}', "score must be a whole number"),
+        (b'{"type": "clock", "player": 2, "seconds_left": 60}', "player must be"),
+        (b'{"type": "slip", "scores": [300]}', "list of two values"),
+        (b'{"type": "exchange"}', "either tiles or count"),
+        (b'{"type": "exchange", "tiles": "ab"}', "tiles must be"),
+        (b'{"type": "challenge", "valid": "yes"}', "valid must be true or false"),
+        (b'{"type": "correct", "op": "insert", "index": 0}', "needs an action"),
+        (b'{"type": "correct", "op": "delete", "index": 0, "action": {"type": "pass"}}',
+         "takes no action"),
+        (b'{"type": "correct", "op": "insert", "index": 0, "action": {"type": "board"}}',
+         "action type must be one of"),
+        (b'{"type": "end", "racks": ["AB", "toolongrack"]}', "racks[1] must be"),
+    ],
+)
+def test_malformed_entries_are_400_with_a_message_and_not_journaled(app, client, body, message):
+    before = list(journal(app))
+    resp = client.post("/api/boards/t1/entries", data=body, headers=AS_OPERATOR,
+                       content_type="application/json")
+    assert resp.status_code == 400
+    assert message in resp.json["error"]
+    assert journal(app) == before
+
+
+def test_entries_the_recorder_refuses_are_400_and_not_journaled(app, client):
+    assert post(client, PLAY).status_code == 201
+    before = list(journal(app))
+    for entry in (
+        {"type": "play", "coord": "8L", "word": "WINDY"},  # runs off the board
+        {"type": "play", "coord": "1A", "word": "CAT"},  # not connected
+        {"type": "blank", "index": 7, "letters": "S"},  # no such action
+        {"type": "correct", "op": "delete", "index": 5},
+        {"type": "end"},  # the game is not over
+    ):
+        resp = post(client, entry)
+        assert resp.status_code == 400, entry
+        assert resp.json["error"].startswith("not recorded: "), resp.json
+    assert journal(app) == before
+
+
+def test_a_body_that_is_not_json_is_415(app, client):
+    resp = client.post("/api/boards/t1/entries", data="type=pass", headers=AS_OPERATOR,
+                       content_type="application/x-www-form-urlencoded")
+    assert resp.status_code == 415 and "application/json" in resp.json["error"]
+    assert journal(app) == []
+
+
+def test_a_body_over_the_limit_is_413(app, client):
+    big = json.dumps({"type": "correct", "op": "delete", "index": 0, "reason": "x" * 70_000})
+    resp = client.post("/api/boards/t1/entries", data=big, headers=AS_OPERATOR,
+                       content_type="application/json")
+    assert resp.status_code == 413 and resp.json["status"] == 413
+    assert journal(app) == []
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/api/boards/..%2F..%2Fetc%2Fpasswd/gcg",
+        "/api/boards/../t1/gcg",
+        "/api/boards/t1%2F..%2F..%2Fsecret/gcg",
+        "/api/boards/%2e%2e/gcg",
+        "/api/boards/t1.journal/gcg",
+        "/overlay/..%2Ft1/score.txt",
+        "/static/..%2Fapp.py",
+        "/static/../app.py",
+    ],
+)
+def test_paths_cannot_escape_their_folders(client, path):
+    resp = client.get(path, headers=AS_TD)
+    assert resp.status_code == 404, path
+    assert b"import" not in resp.data and b"root:" not in resp.data
+
+
+def test_downloads_are_the_boards_own_files(app, client):
+    post(client, PLAY)
+    post(client, {"type": "announce", "score": 30})
+    gcg = client.get("/api/boards/t1/gcg", headers=AS_TD)
+    assert gcg.status_code == 200 and "attachment" in gcg.headers["Content-Disposition"]
+    assert ">Ann: 8D WINDY +32 32" in gcg.get_data(as_text=True)
+    log = client.get("/api/boards/t1/alerts.jsonl", headers=AS_TD)
+    assert log.status_code == 200
+    assert json.loads(log.get_data(as_text=True).splitlines()[0])["kind"] == "score-discrepancy"
+    assert client.get("/api/boards/t2/alerts.jsonl", headers=AS_TD).status_code == 404  # none yet
+
+
+def test_board_names_that_could_be_paths_are_refused():
+    from tilecast.server.config import ConfigError
+
+    for name in ("../etc", "a/b", ".hidden", "", "a b", "x" * 65, "t1.gcg"):
+        with pytest.raises(ConfigError):
+            BoardSpec(name)
+
+
+# --- the event stream -----------------------------------------------------------------------
+
+
+def chunks(resp):
+    for chunk in resp.response:
+        yield chunk.decode() if isinstance(chunk, bytes) else chunk
+
+
+def next_event(stream, within: int = 20) -> tuple[str, dict]:
+    """The next event of a stream (skipping heartbeats, at most `within` chunks)."""
+    for _, chunk in zip(range(within), stream, strict=False):
+        if chunk.startswith(":") or chunk.startswith("retry:"):
+            continue
+        fields = dict(line.split(": ", 1) for line in chunk.strip().splitlines())
+        return fields["event"], json.loads(fields["data"])
+    raise AssertionError("no event came")
+
+
+def test_stream_sends_a_snapshot_then_each_event(client):
+    post(client, PLAY)
+    resp = client.get("/api/boards/t1/events", buffered=False)
+    assert resp.mimetype == "text/event-stream"
+    stream = chunks(resp)
+    assert next(stream) == "retry: 2000\n\n"
+    kind, snapshot = next_event(stream)
+    assert kind == "snapshot" and snapshot["scores"] == [32, 0]
+    assert post(client, {"type": "play", "coord": "D7", "word": "AW"}).status_code == 201
+    kind, event = next_event(stream)
+    assert kind == "move" and event["move"]["move"] == "D7 AW"
+    assert event["state"]["scores"] == [32, 5]
+    assert next(stream) == ": keepalive\n\n"  # a heartbeat on a quiet stream
+    assert post(client, {"type": "clock", "player": 1, "seconds_left": 1234}).status_code == 201
+    kind, event = next_event(stream)
+    assert kind == "clock" and event["state"]["clocks"] == [None, 1234]
+    resp.close()
+
+
+def test_a_reconnecting_viewer_gets_what_it_missed(client):
+    post(client, PLAY)
+    post(client, {"type": "pass"})
+    resp = client.get("/api/boards/t1/events", buffered=False, headers={"Last-Event-ID": "2"})
+    kind, event = next_event(chunks(resp))
+    assert kind == "move" and event["seq"] == 3 and event["move"]["kind"] == "pass"
+    resp.close()
+
+
+def test_streams_past_the_cap_get_503_until_one_closes(app, client):
+    server = app.extensions["tilecast.server"]
+    open_ = []
+    for path in ("/api/boards/t1/events", "/api/boards/t2/events", "/broadcast/t1/events"):
+        resp = client.get(path, buffered=False)
+        assert resp.status_code == 200
+        next(chunks(resp))
+        open_.append(resp)
+    assert server.streams.open == 3
+    refused = client.get("/api/boards/t1/events", buffered=False)
+    assert refused.status_code == 503 and refused.headers["Retry-After"] == "5"
+    assert "too many live streams" in refused.json["error"]
+    assert client.get("/api/boards/t1/state").status_code == 200  # other requests still served
+    open_.pop().close()
+    assert server.streams.open == 2
+    again = client.get("/api/boards/t1/events", buffered=False)
+    assert again.status_code == 200
+    again.close()
+    for resp in open_:
+        resp.close()
+    assert server.streams.open == 0
+
+
+# --- broadcast delay ------------------------------------------------------------------------
+
+
+def test_the_delay_holds_back_every_public_view_but_not_the_operator(tmp_path):
+    clock = Clock()
+    app = make_app(tmp_path / "out", clock=clock)
+    client = app.test_client()
+    resp = client.put("/api/boards/t1/delay", json={"seconds": 60}, headers=AS_TD)
+    assert resp.status_code == 200 and resp.json == {"board": "t1", "delay": 60.0}
+    post(client, PLAY)
+    assert client.get("/api/boards/t1/state").json["scores"] == [0, 0]
+    assert client.get("/overlay/t1/score.txt").get_data(as_text=True) == "0 - 0"
+    assert client.get("/api/boards").json["boards"][0]["scores"] == [0, 0]
+    assert client.get("/api/boards/t1/record", headers=AS_OPERATOR).json["state"]["scores"] == [
+        32, 0]
+    clock.t += 61
+    assert client.get("/api/boards/t1/state").json["scores"] == [32, 0]
+    assert client.get("/overlay/t1/score.txt").get_data(as_text=True) == "32 - 0"
+    for bad in ({"seconds": -1}, {"seconds": "60"}, {"seconds": 1e6}, {"secs": 5}, [60]):
+        assert client.put("/api/boards/t1/delay", json=bad, headers=AS_TD).status_code == 400
+    app.extensions["tilecast.server"].close()
+
+
+def test_a_configured_delay_applies_from_the_first_event(tmp_path):
+    clock = Clock()
+    app = make_app(tmp_path / "out", boards=(BoardSpec("t1", delay=30),), clock=clock)
+    client = app.test_client()
+    resp = client.get("/api/boards/t1/state")
+    assert resp.status_code == 404 and "no public state yet" in resp.json["error"]
+    assert client.get("/overlay/t1/score.txt").get_data(as_text=True) == ""
+    clock.t += 30
+    assert client.get("/api/boards/t1/state").json["delay"] == 30.0
+    app.extensions["tilecast.server"].close()
+
+
+# --- the TD ---------------------------------------------------------------------------------
+
+
+def test_discrepancies_side_by_side_and_acknowledged_alerts(client):
+    post(client, PLAY)
+    post(client, {"type": "announce", "score": 30})
+    post(client, {"type": "slip", "scores": [300, 0]}, board="t1")
+    found = client.get("/api/discrepancies", headers=AS_TD).json["discrepancies"]
+    assert [(d["kind"], d["said"], d["computed"], d["open"]) for d in found] == [
+        ("score-discrepancy", 30, 32, True),
+        ("slip-discrepancy", [300, 0], [32, 0], True),
+    ]
+    alerts = client.get("/api/alerts", headers=AS_TD).json["alerts"]
+    assert [a["id"] for a in alerts] == [1, 2]
+    resp = client.post("/api/boards/t1/alerts/1/ack", headers=AS_TD)
+    assert resp.status_code == 200 and resp.json["acknowledged"] == 1
+    assert client.post("/api/boards/t1/alerts/1/ack", headers=AS_TD).status_code == 404
+    assert client.post("/api/boards/t2/alerts/2/ack", headers=AS_TD).status_code == 404
+    assert [a["id"] for a in client.get("/api/alerts", headers=AS_TD).json["alerts"]] == [2]
+    found = client.get("/api/discrepancies", headers=AS_TD).json["discrepancies"]
+    assert [d["open"] for d in found] == [False, True]
+
+
+def test_operator_record_lists_actions_for_corrections(client):
+    post(client, PLAY)
+    post(client, {"type": "pass"})
+    record = client.get("/api/boards/t1/record", headers=AS_OPERATOR).json
+    assert [a["type"] for a in record["actions"]] == ["play", "pass"]
+    assert record["camera"] == "operator input only"
+    resp = post(client, {"type": "correct", "op": "delete", "index": 1, "reason": "no pass"})
+    assert resp.status_code == 201
+    assert [a["type"] for a in resp.json["actions"]] == ["play"]
+    resp = post(client, {"type": "correct", "op": "replace", "index": 0,
+                         "action": {"type": "play", "coord": "8D", "word": "WiNDY"}})
+    assert resp.status_code == 201 and resp.json["state"]["scores"] == [30, 0]
+    assert resp.json["state"]["blanks"] == [{"square": "E8", "letter": "I"}]
+
+
+# --- login cookie ---------------------------------------------------------------------------
+
+
+def test_pages_that_need_a_token_ask_for_it(client):
+    for path in ("/operator/t1", "/td"):
+        resp = client.get(path)
+        assert resp.status_code == 401 and b'name="token"' in resp.data
+
+
+def test_login_with_the_operator_token_opens_the_console_only(client):
+    resp = client.post("/login", data={"token": "guess", "next": "/operator/t1"})
+    assert resp.status_code == 401 and b"not valid" in resp.data
+    assert client.get("/operator/t1").status_code == 401
+    resp = client.post("/login", data={"token": OPERATOR, "next": "/operator/t1"})
+    assert resp.status_code == 303 and resp.headers["Location"] == "/operator/t1"
+    cookie = resp.headers["Set-Cookie"]
+    assert "HttpOnly" in cookie and "SameSite=Strict" in cookie
+    assert client.get("/operator/t1").status_code == 200
+    assert client.get("/td").status_code == 401
+    assert client.post("/api/boards/t1/entries", json={"type": "pass"}).status_code == 201
+    # A cookie-authorised write from another site is refused.
+    resp = client.post("/api/boards/t1/entries", json={"type": "pass"},
+                       headers={"Origin": "https://evil.example"})
+    assert resp.status_code == 403
+    # A wrong bearer token is not rescued by the cookie.
+    resp = client.post("/api/boards/t1/entries", json={"type": "pass"},
+                       headers={"Authorization": "Bearer wrong"})
+    assert resp.status_code == 401
+    client.post("/logout")
+    assert client.get("/operator/t1").status_code == 401
+
+
+def test_login_never_redirects_off_site(client):
+    for target in ("//evil.example/x", "https://evil.example", "\\\\evil", "", "/\\evil"):
+        resp = client.post("/login", data={"token": TD, "next": target})
+        assert resp.status_code == 303 and resp.headers["Location"] == "/", target
+    assert client.get("/td").status_code == 200
