@@ -118,4 +118,11 @@ def board_image(style: BoardStyle, px: int) -> np.ndarray:
         for c in range(SIZE):
             img[m + r * px:m + (r + 1) * px, m + c * px:m + (c + 1) * px] = \
                 square_image(style, square_kind(r, c), px)
+    if style.fold:  # the halves of a folding board catch the light a little differently
+        half = img[:, : n // 2] if style.fold == 1 else img[: n // 2]
+        half[:] = np.clip(half * rng.uniform(0.92, 1.08), 0, 255).astype(np.uint8)
+        a, b = (n // 2, 0), (n // 2, n)
+        if style.fold == 2:
+            a, b = (0, n // 2), (n, n // 2)
+        cv2.line(img, a, b, (30, 30, 30), max(1, px // 24), cv2.LINE_AA)
     return img

@@ -71,6 +71,7 @@ class BoardStyle:
     band_width: float  # in squares
     ridge: float  # raised grid (as on Deluxe boards): strength of its light and shade
     brand: str  # words printed on the frame ('' for none)
+    fold: int  # a folding board's crease: 0 none, 1 down the middle column, 2 across the middle row
 
 
 def _jitter(rng: np.random.Generator, bgr: BGR, amount: float = 12) -> BGR:
@@ -198,6 +199,8 @@ def draw_board_style(rng: np.random.Generator, family: str | None = None,
         frame_width=float(rng.uniform(0.3, 1.4)), band_width=float(rng.uniform(0, 0.4)),
         ridge=float(rng.uniform(0.2, 0.8)) if family == "deluxe" or rng.random() < 0.2 else 0.0,
         brand=str(rng.choice(BRANDS)) if rng.random() < 0.5 else "",
+        fold=int(rng.integers(1, 3)) if family in ("classic", "green_vintage", "white_modern")
+        and rng.random() < 0.5 else 0,
     )
 
 
