@@ -59,8 +59,17 @@ for (const form of document.querySelectorAll("[data-delay]")) {
       await TC.api(`/api/boards/${encodeURIComponent(form.dataset.delay)}/delay`,
         { method: "PUT", body: { seconds } });
       message.textContent = `${form.dataset.delay}: broadcast delay ${seconds} s`;
+      showDelays();
     } catch (err) { message.textContent = err.message; }
   });
+}
+
+async function showDelays() {
+  const { boards } = await TC.api("/api/boards");
+  for (const b of boards) {
+    const form = document.querySelector(`[data-delay="${CSS.escape(b.name)}"]`);
+    if (form) form.elements.seconds.placeholder = String(b.delay);
+  }
 }
 
 async function refresh() {
@@ -71,5 +80,6 @@ async function refresh() {
   }
 }
 
+showDelays();
 refresh();
 setInterval(refresh, 3000);
