@@ -1,0 +1,1 @@
+"""The Flask server behind `tilecast serve`: `app.create_app` builds it (see docs/api.md)."""

@@ -78,7 +78,6 @@ def create_app(
         MAX_CONTENT_LENGTH=config.max_body,
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Strict",
-        JSON_SORT_KEYS=False,
     )
     pm = pm or plugin_manager()
     for name, plugin in NEEDED.items():

@@ -22,8 +22,9 @@ def _page(template: str, **context: Any) -> str:
     return render_template(template, grid=GRID, columns=COLUMNS, fields=list(FIELDS), **context)
 
 
-def _login(role: str, status: int = 401, error: str = "") -> tuple[str, int]:
-    return _page("login.html", role=role, next=request.path, error=error), status
+def _login(role: str) -> tuple[str, int]:
+    """The sign-in form in place of a page that needs `role`."""
+    return _page("login.html", role=role, next=request.path, error=""), 401
 
 
 @pages.get("/")
