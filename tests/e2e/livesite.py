@@ -11,9 +11,13 @@ import threading
 import urllib.request
 from contextlib import contextmanager
 from pathlib import Path
+from types import SimpleNamespace
+
+import numpy as np
 
 from tilecast.engine.board import format_coord
 from tilecast.engine.game import Game
+from tilecast.engine.infer import CLASSES, EMPTY_CLASS
 from tilecast.pluginmanager import plugin_manager
 from tilecast.plugins import annotation
 from tilecast.plugins.alerts import AlertLog
@@ -39,9 +43,27 @@ def missing() -> str:
     return ""
 
 
+class StubReader:
+    """Stands in for the board reader on camera boards (no model needed): reads an empty
+    board where the operator's corners say, or in a fixed place."""
+
+    def __init__(self, corners) -> None:
+        self.manual, self.fix = corners, None
+
+    def read(self, frame):
+        h, w = frame.shape[:2]
+        found = np.float32([[w * 0.2, h * 0.2], [w * 0.8, h * 0.2], [w * 0.8, h * 0.8],
+                            [w * 0.2, h * 0.8]])
+        probs = np.zeros((225, len(CLASSES)))
+        probs[:, EMPTY_CLASS] = 1
+        corners = self.manual if self.manual is not None else found
+        return SimpleNamespace(probs=probs, motion=0.0, corners=corners)
+
+
 @contextmanager
 def serving(out_dir: Path, boards: tuple[BoardSpec, ...]):
-    """The app under waitress on 127.0.0.1 (a free port); yields (base URL, app)."""
+    """The app under waitress on 127.0.0.1 (a free port); yields (base URL, app). Camera
+    boards read with StubReader."""
     import waitress
 
     pm = plugin_manager(entry_points=False)
@@ -49,7 +71,7 @@ def serving(out_dir: Path, boards: tuple[BoardSpec, ...]):
                          ("annotation", annotation)):
         pm.register(plugin, name=name)
     config = ServerConfig(boards, out_dir, OPERATOR, TD, heartbeat_s=1.0)
-    app = create_app(config, pm)
+    app = create_app(config, pm, StubReader)
     server = waitress.create_server(app, host="127.0.0.1", port=0, threads=24)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()

@@ -4,6 +4,7 @@ shows a score discrepancy entered through the API."""
 
 from __future__ import annotations
 
+import json
 import re
 
 import cv2
@@ -24,7 +25,12 @@ def has_class(name: str) -> re.Pattern:
 
 @pytest.fixture
 def site(tmp_path):
-    boards = (BoardSpec("t1", players=("Ann", "Bob")), BoardSpec("t2", players=("Cy", "Di")))
+    frames = tmp_path / "frames"  # a short grey clip for the camera board
+    frames.mkdir()
+    for i in range(3):
+        cv2.imwrite(str(frames / f"{i}.png"), np.full((240, 320, 3), 90 + 40 * i, np.uint8))
+    boards = (BoardSpec("t1", players=("Ann", "Bob")), BoardSpec("t2", players=("Cy", "Di")),
+              BoardSpec("cam", source=str(frames)))
     with serving(tmp_path / "out", boards) as (base, app):
         yield base, app
 
@@ -117,3 +123,23 @@ def test_the_td_dashboard_shows_a_score_discrepancy_entered_through_the_api(site
     alert.locator("text=Acknowledge").click()
     expect(alert).to_have_count(0)
     expect(row.locator("td").last).to_have_text("acknowledged")
+
+
+def test_four_corners_clicked_on_the_preview_are_saved(site, page, tmp_path):
+    from playwright.sync_api import expect
+
+    base, _ = site
+    page.goto(f"{base}/operator/cam")
+    page.fill("input[name=token]", OPERATOR)
+    page.click("button[type=submit]")
+    preview = page.locator("[data-preview-img]")
+    expect(preview).to_have_js_property("naturalWidth", 320)  # the first frame arrived
+    box = preview.bounding_box()
+    page.click("[data-calibrate]")
+    clicks = [(0.9, 0.85), (0.1, 0.1), (0.85, 0.1), (0.1, 0.9)]  # any order
+    for fx, fy in clicks:
+        preview.click(position={"x": fx * box["width"], "y": fy * box["height"]})
+    expect(page.locator("[data-corners-note]")).to_have_text("corners saved")
+    saved = json.loads((tmp_path / "out" / "cam.corners.json").read_text())["corners"]
+    expected = [[32, 24], [272, 24], [288, 204], [32, 216]]  # clockwise from the top left
+    assert np.abs(np.array(saved) - expected).max() <= 2, saved
