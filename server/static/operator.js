@@ -22,7 +22,7 @@ function entryOf(form) {
     const raw = input.value.trim();
     const [name, slot] = input.name.split(".");
     if (raw === "" && slot === undefined) continue;
-    let value = raw;
+    let value = "upper" in input.dataset ? raw.toUpperCase() : raw;
     if (input.type === "number") value = Number(raw);
     else if (input.dataset.type === "bool") value = raw === "true";
     else if (input.dataset.type === "int") value = Number(raw);
