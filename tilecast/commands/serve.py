@@ -7,6 +7,10 @@ import argparse
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from tilecast.server.config import ServerConfig
 
 # Threads beyond the stream cap, so pages and API calls are answered while every stream is open.
 SPARE_THREADS = 16
@@ -39,7 +43,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
-def build_config(args: argparse.Namespace, env: dict[str, str]):
+def build_config(
+    args: argparse.Namespace, env: dict[str, str]
+) -> tuple[ServerConfig, list[str]]:
     """The server configuration the arguments and environment describe, and which tokens
     were generated (to print them)."""
     from tilecast.server.config import ServerConfig, board_arg, load_event, token
