@@ -22,7 +22,14 @@ import cv2
 import numpy as np
 
 from tilecast.vision.corner_labels import LabelledPhoto, read_coco_corners
-from tilecast.vision.locate import BoardFix, BoardNotFound, locate_board, order_corners, track
+from tilecast.vision.locate import (
+    BoardFix,
+    BoardNotFound,
+    LocateConfig,
+    locate_board,
+    order_corners,
+    track,
+)
 from tilecast.vision.rectify import cell_size_px
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "real" / "board-corners"
@@ -81,16 +88,31 @@ def _hand(img: np.ndarray, pts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return out, pts
 
 
+def _hand_on_corner(img: np.ndarray, pts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A fist over the third corner (bottom right of an upright board), arm to the frame edge."""
+    out = img.copy()
+    cell = cell_size_px(pts)
+    corner = pts[2]
+    cv2.circle(out, tuple(map(int, corner)), int(1.5 * cell), (110, 140, 200), -1)
+    cv2.line(
+        out, tuple(map(int, corner)), (img.shape[1], img.shape[0]), (100, 130, 190), int(2.0 * cell)
+    )
+    return out, pts
+
+
 STRESS: dict[str, Variant] = {
     "mirrored": _mirror,
     "turned 90": _turn90,
     "tilted 20": _tilt,
     "dark": _dark,
     "hand": _hand,
+    "hand on corner": _hand_on_corner,
 }
 
 
-def evaluate(photos: list[LabelledPhoto], variant: Variant | None = None) -> dict:
+def evaluate(
+    photos: list[LabelledPhoto], cfg: LocateConfig, variant: Variant | None = None
+) -> dict:
     errors, qualities, times, misses = [], [], [], []
     fixes: list[tuple[np.ndarray, BoardFix]] = []
     for photo in photos:
@@ -101,7 +123,7 @@ def evaluate(photos: list[LabelledPhoto], variant: Variant | None = None) -> dic
             truth = order_corners(truth)
         start = time.perf_counter()
         try:
-            fix = locate_board(img)
+            fix = locate_board(img, cfg)
         except BoardNotFound as err:
             misses.append(f"{photo.path.name}: {err}")
             errors.append(np.inf)
@@ -115,7 +137,7 @@ def evaluate(photos: list[LabelledPhoto], variant: Variant | None = None) -> dic
     for img, fix in fixes:
         start = time.perf_counter()
         try:
-            track(img, fix)
+            track(img, fix, cfg)
         except BoardNotFound:
             pass
         track_times.append(time.perf_counter() - start)
@@ -160,6 +182,7 @@ def main() -> None:
         help="training photos, to check that no original is in both",
     )
     parser.add_argument("--stress", action="store_true", help="also altered copies")
+    parser.add_argument("--model", type=Path, help="another locator network to measure")
     parser.add_argument("--verbose", action="store_true", help="one line per photo")
     args = parser.parse_args()
     cv2.setNumThreads(1)
@@ -168,15 +191,16 @@ def main() -> None:
         shared = {p.original for p in photos} & {p.original for p in read_coco_corners(args.train)}
         print(f"originals in both test and train: {len(shared)}")
     print(f"{len(photos)} photos of {len({p.original for p in photos})} originals")
-    locate_board(cv2.imread(str(photos[0].path)))  # load the model outside the timing
-    result = evaluate(photos)
+    cfg = LocateConfig(model_path=args.model) if args.model else LocateConfig()
+    locate_board(cv2.imread(str(photos[0].path)), cfg)  # load the model outside the timing
+    result = evaluate(photos, cfg)
     report("as taken", result)
     if args.verbose:
         for photo, err in zip(photos, result["errors"], strict=True):
             print(f"  {photo.path.name}: {err:.3f}")
     if args.stress:
         for name, variant in STRESS.items():
-            report(name, evaluate(photos, variant))
+            report(name, evaluate(photos, cfg, variant))
 
 
 if __name__ == "__main__":

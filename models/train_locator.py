@@ -158,7 +158,7 @@ def _random_placement(rng: np.random.Generator, corners: np.ndarray) -> np.ndarr
     centre = corners.mean(0)
     side = _side(corners)
     angle = rng.uniform(-180, 180) if rng.random() < 0.5 else rng.uniform(-15, 15)
-    target = rng.uniform(0.55, 1.0) * INPUT_H
+    target = (rng.uniform(0.55, 1.0) if rng.random() < 0.7 else rng.uniform(0.3, 0.55)) * INPUT_H
     a = math.radians(angle)
     s = target / side
     rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]]) * s
@@ -308,7 +308,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--photos", type=Path, required=True, help="COCO folder of train photos")
     parser.add_argument("--out", type=Path, default=Path(__file__).parent / "locator.onnx")
-    parser.add_argument("--steps", type=int, default=3000)
+    parser.add_argument("--steps", type=int, default=3500)
     parser.add_argument("--batch", type=int, default=12)
     parser.add_argument("--synthetic", type=float, default=0.3, help="share of drawn boards")
     parser.add_argument("--seed", type=int, default=0)

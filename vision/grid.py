@@ -4,7 +4,10 @@ A coarse fix (from the network or the previous frame) is good to a fraction of a
 grid lines, and the edges of tiles that sit on them, pin the board to about a pixel. Each pass
 warps the photo top-down, finds every line's offset piece by piece (one piece per cell, so a
 hand over part of a line only loses those pieces), fits a straight line through the pieces,
-and fits a homography to the lines' crossings, discarding lines that disagree.
+and fits a homography to the lines' crossings, discarding lines that disagree. A fit locked
+one whole line off is recognised by a missing boundary line and moved back. Finally each side
+moves out to the outer edge of the printed border, which is where the playing area's
+corners are taken to be (as in the labelled photos).
 """
 
 from __future__ import annotations

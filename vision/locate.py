@@ -28,6 +28,8 @@ INPUT_W, INPUT_H = 256, 160  # network input; frames are letterboxed into it
 OUTPUT_STRIDE = 2  # the network's maps are half the input's size
 ZOOM_BELOW = 0.5  # look again when the board's side is under this share of the input height
 ZOOM_FILL = 0.85  # ... with the board's bounding box filling this share of the input
+_SNAP_RADIUS = 3.0  # map pixels from the outline's corner to a corner peak
+_CLEAR_PEAK = 0.7  # a peak this high marks a visible corner
 DEFAULT_MODEL = Path(__file__).resolve().parents[1] / "models" / "locator.onnx"
 
 
@@ -39,7 +41,7 @@ class BoardNotFound(Exception):
 class LocateConfig:
     model_path: Path = DEFAULT_MODEL
     threads: int = 1  # onnxruntime threads; the app reads several cameras on few cores
-    peak_threshold: float = 0.3  # corner heatmap height that counts as a corner
+    peak_threshold: float = 0.3  # corner heatmap height that counts as a peak
     min_contrast: float = 2.0  # grid-line edge strength over off-line strength, to accept
     max_shift: float = 1.2  # cells a refined corner may move from where it started
 
@@ -163,27 +165,25 @@ def _run_network(
 
 
 def _decode(mask: np.ndarray, heat: np.ndarray, threshold: float) -> tuple[np.ndarray, float]:
-    """Quadrilateral from the maps, in map pixels: corner peaks, else the area's outline.
+    """Quadrilateral from the maps, in map pixels, and a 0-1 confidence.
 
-    Four peaks that agree with the area are taken as they are; otherwise a quadrilateral is
-    fitted to the area's outline, and each of its corners snaps to a peak close to it.
+    The area's outline gives a quadrilateral that survives a hidden corner (its sides are
+    fitted to the visible outline); each of its corners is replaced by a clear corner peak
+    near it, which is more precise. A hidden corner leaves only weak, scattered peaks.
     """
-    peaks = _peaks(heat, threshold)
     area = _area_quad(mask)
     if area is None:
         raise BoardNotFound("no board-like area in the frame")
-    quad, snapped = area, 0
-    if len(peaks) >= 4:
-        candidate = order_corners(peaks[:4, :2])
-        if cv2.isContourConvex(candidate) and _overlap(candidate, mask) > 0.8:
-            return candidate, float(peaks[:4, 2].mean())
+    peaks = _peaks(heat, threshold)
+    quad, heights = area.copy(), []
     for i, corner in enumerate(area):
-        if len(peaks):
-            dist = np.linalg.norm(peaks[:, :2] - corner, axis=1)
-            if dist.min() < 4.0:
-                quad[i] = peaks[int(dist.argmin()), :2]
-                snapped += 1
-    return quad, 0.5 + 0.1 * snapped
+        near = peaks[np.linalg.norm(peaks[:, :2] - corner, axis=1) < _SNAP_RADIUS]
+        if len(near) and near[0, 2] >= _CLEAR_PEAK:
+            quad[i] = near[0, :2]
+            heights.append(float(near[0, 2]))
+        else:
+            heights.append(0.5)
+    return quad, float(np.mean(heights))
 
 
 def _peaks(heat: np.ndarray, threshold: float) -> np.ndarray:
@@ -261,12 +261,3 @@ def _refit_sides(quad: np.ndarray, outline: np.ndarray) -> np.ndarray:
         s = np.linalg.solve(matrix, q - p)[0]
         refined.append(p + s * u)
     return np.float32(refined)
-
-
-def _overlap(quad: np.ndarray, mask: np.ndarray) -> float:
-    """Intersection over union of a quadrilateral and the area mask."""
-    drawn = np.zeros(mask.shape, np.uint8)
-    cv2.fillPoly(drawn, [np.round(quad * 16).astype(np.int32)], 1, cv2.LINE_8, shift=4)
-    binary = mask > 0.5
-    union = np.logical_or(drawn, binary).sum()
-    return float(np.logical_and(drawn, binary).sum() / union) if union else 0.0
