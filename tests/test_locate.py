@@ -93,6 +93,20 @@ def test_finds_mirrored_board_with_corners_in_documented_order():
     assert max_error_cells(fix.corners, truth) < 0.25
 
 
+def test_finds_board_with_a_hand_over_a_corner_in_dim_uneven_light():
+    rng = np.random.default_rng(11)
+    truth = POSES[0]
+    img = scene(rng, truth, draw_board(rng))
+    cell = cell_size_px(truth)
+    corner = tuple(int(v) for v in truth[2])
+    cv2.circle(img, corner, int(1.5 * cell), (110, 140, 200), -1)
+    cv2.line(img, corner, (1279, 719), (100, 130, 190), int(2 * cell))
+    light = np.linspace(0.35, 0.9, 1280, dtype=np.float32)[None, :, None]
+    img = (img * light).astype(np.uint8)
+    fix = locate_board(img)
+    assert max_error_cells(fix.corners, truth) < 0.25
+
+
 def test_order_corners_is_clockwise_from_nearest_top_left():
     pts = np.float32([[900, 650], [400, 90], [380, 620], [930, 110]])
     assert order_corners(pts).tolist() == POSES[0].tolist()
