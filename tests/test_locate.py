@@ -26,8 +26,14 @@ PREMIUM_BGR = {
 }
 
 
+MARKED = (2, 9)  # row, column of a square painted green, to check orientation
+
+
 def draw_board(rng: np.random.Generator, tiles: float = 0.25) -> tuple[np.ndarray, np.ndarray]:
-    """Top-down board: cream squares, dark lines, premiums, some brown tiles, a dark frame."""
+    """Top-down board: cream squares, dark lines, premiums, some brown tiles, a dark frame.
+
+    Row 0 is the top edge, column 0 the left; square MARKED is green.
+    """
     pad = 2 * PX
     side = 15 * PX + 2 * pad
     img = np.full((side, side, 3), (30, 60, 110), np.uint8)  # wooden frame
@@ -37,6 +43,7 @@ def draw_board(rng: np.random.Generator, tiles: float = 0.25) -> tuple[np.ndarra
         for c in range(15):
             y, x = r * PX + 2, c * PX + 2
             fill = PREMIUM_BGR.get(premium_name(r, c), (200, 230, 240))
+            fill = (40, 200, 40) if (r, c) == MARKED else fill
             area[y : y + PX - 2, x : x + PX - 2] = fill
             if rng.random() < tiles:
                 area[y + 3 : y + PX - 5, x + 3 : x + PX - 5] = (50, 80, 130)
@@ -159,6 +166,8 @@ def test_rectify_and_cell_crops_put_each_square_in_its_place():
     kinds = [premium_name(i // 15, i % 15) for i in range(225)]
     assert min(r for r, k in zip(redness, kinds, strict=True) if k == "TW") > 120
     assert max(r for r, k in zip(redness, kinds, strict=True) if k == "") < 60
+    greenness = centre[:, 1] - centre[:, [0, 2]].max(1)
+    assert np.argmax(greenness) == MARKED[0] * 15 + MARKED[1]
 
 
 def test_real_photos_corners_within_a_quarter_cell():
