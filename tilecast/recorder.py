@@ -191,6 +191,8 @@ class Recorder:
     def _on_blank(self, e: dict[str, Any]) -> list[Note]:
         """Name the blank(s) of play action `index` (letters in order of the blanks)."""
         index, letters = int(e["index"]), str(e["letters"]).upper()
+        if not 0 <= index < len(self.actions) or self.actions[index]["type"] != "play":
+            raise InputError(f"action {index} is not a play")
         action = dict(self.actions[index])
         word, it = action["word"], iter(letters)
         action["word"] = "".join(next(it, ch).lower() if ch.islower() else ch for ch in word)

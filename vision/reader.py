@@ -2,10 +2,10 @@
 mirrored feed, rectify, cut the 225 cells, classify them in one batch, and turn the grid so
 row 1 is at the top with the letters upright.
 
-Mirroring and the turntable orientation are decided from the tiles themselves: a mirrored feed
-shows mirrored letters, which the classifier reads with less confidence than the flipped frame,
-and the tiles' reading direction says which corner is 1A. Both are sticky once enough tiles
-have voted, so one odd frame cannot turn the board.
+Mirroring and the turntable orientation are decided from the tiles themselves: the classifier
+tells, for every tile, which of the eight ways (four turns, mirrored or not) its letter reads,
+and the tiles' vote says whether the feed is mirrored and which corner is 1A. Both are sticky
+once enough tiles have voted, so one odd frame cannot turn the board.
 """
 
 from __future__ import annotations
@@ -21,13 +21,16 @@ from .rectify import cell_crops, rectify
 from .stillness import motion_score
 
 EMPTY = 27  # class index of an empty square (classes 'A'-'Z', '?', '.')
-MIN_VOTES = 6  # tiles that must agree before orientation and mirroring are fixed
+MIN_VOTES = 6  # a quarter of the tile votes needed before orientation and mirroring are fixed
+
+
+class Prediction(Protocol):
+    probabilities: np.ndarray  # [n, 28]
+    orientation: np.ndarray  # [n, 8]: index 4 * mirrored + rotation // 90
 
 
 class Classifier(Protocol):
-    def predict(self, cells: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Per-cell class probabilities [n, 28] and rotations [n] in degrees."""
-        ...
+    def predict(self, cells: np.ndarray) -> Prediction: ...
 
 
 @dataclass(frozen=True)
@@ -55,9 +58,7 @@ class BoardReader:
         self.manual = None if corners is None else np.asarray(corners, np.float32)
         self.cell_px, self.crop = cell_px, crop
         self.fix: BoardFix | None = None
-        self.mirrored: bool | None = None
-        self.rotation_votes = np.zeros(4)
-        self.mirror_votes = np.zeros(2)
+        self.votes = np.zeros(8)  # tiles seen in each (mirrored, quarter turn) orientation
         self._previous: np.ndarray | None = None
 
     def _corners(self, frame: np.ndarray) -> np.ndarray:
@@ -86,43 +87,26 @@ class BoardReader:
         motion = motion_score(self._previous, grey)
         self._previous = grey
         cells = cell_crops(board, size=self.crop)
-        probs, rotation = self._classify(cells)
-        k = self._orientation(probs, rotation)
-        grid = np.rot90(probs.reshape(15, 15, -1), -k)
+        pred = self.classifier.predict(cells)
+        mirrored, k = self._orientation(pred)
+        probs = pred.probabilities.reshape(15, 15, -1)
         order = np.asarray(corners, np.float32)
-        if self.mirrored:
-            order = order[[1, 0, 3, 2]]  # clockwise from top-left in the unmirrored frame
+        if mirrored:
+            # The mirrored feed's cells, read in the unmirrored frame: columns run the other way
+            # and the corners go clockwise from that frame's top-left.
+            probs = probs[:, ::-1]
+            order = order[[1, 0, 3, 2]]
+        grid = np.rot90(probs, -k)
         order = np.roll(order, k, axis=0)
-        return Reading(
-            np.ascontiguousarray(grid.reshape(225, -1)), motion, order, 90 * k, bool(self.mirrored)
-        )
+        return Reading(np.ascontiguousarray(grid.reshape(225, -1)), motion, order, 90 * k, mirrored)
 
-    def _classify(self, cells: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        if self.mirrored is None:
-            plain = self.classifier.predict(cells)
-            flipped = self.classifier.predict(np.ascontiguousarray(cells[:, :, ::-1]))
-            tiles = plain[0][:, EMPTY] < 0.5
-            if tiles.sum():
-                self.mirror_votes[0] += plain[0][tiles].max(1).mean() * tiles.sum()
-                self.mirror_votes[1] += flipped[0][tiles].max(1).mean() * tiles.sum()
-            if tiles.sum() >= MIN_VOTES:
-                self.mirrored = bool(self.mirror_votes[1] > self.mirror_votes[0])
-            chosen = flipped if self.mirror_votes[1] > self.mirror_votes[0] else plain
-        else:
-            chosen = self.classifier.predict(
-                np.ascontiguousarray(cells[:, :, ::-1]) if self.mirrored else cells
-            )
-        probs, rotation = chosen
-        if self.mirror_votes[1] > self.mirror_votes[0]:
-            # Flipped crops are the cells of the unmirrored frame, whose columns run the other
-            # way; their rotations are already those of the unmirrored frame.
-            probs = probs.reshape(15, 15, -1)[:, ::-1].reshape(225, -1)
-            rotation = rotation.reshape(15, 15)[:, ::-1].reshape(225)
-        return probs, rotation
-
-    def _orientation(self, probs: np.ndarray, rotation: np.ndarray) -> int:
-        """Quarter turns (counter-clockwise) of the board in the frame, by the tiles' vote."""
-        if self.rotation_votes.sum() < 4 * MIN_VOTES:
-            tiles = probs[:, EMPTY] < 0.5
-            np.add.at(self.rotation_votes, (rotation[tiles] // 90) % 4, 1)
-        return int(np.argmax(self.rotation_votes))
+    def _orientation(self, pred: Prediction) -> tuple[bool, int]:
+        """Whether the feed is mirrored, and the quarter turns (counter-clockwise) of the board
+        in the unmirrored frame, by the tiles' vote; fixed once enough tiles have voted."""
+        if self.votes.sum() < 4 * MIN_VOTES:
+            tiles = pred.probabilities[:, EMPTY] < 0.5
+            np.add.at(self.votes, pred.orientation[tiles].argmax(1), 1)
+        best = int(np.argmax(self.votes))
+        mirrored, turn = best >= 4, best % 4
+        # A mirrored crop turned `turn` quarters reads, unmirrored, as turned the other way.
+        return mirrored, (4 - turn) % 4 if mirrored else turn
