@@ -2,6 +2,7 @@
 
     .venv/bin/python benchmarks/locate_eval.py                 # ../shared test split
     .venv/bin/python benchmarks/locate_eval.py --stress        # also turned/mirrored/dark/hand
+    .venv/bin/python benchmarks/locate_eval.py --rendered 100  # other boards, from vision.render
     .venv/bin/python benchmarks/locate_eval.py --photos DIR --train DIR
 
 Error per photo: the largest distance between a found corner and its label, divided by the
@@ -15,7 +16,7 @@ from __future__ import annotations
 
 import argparse
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 import cv2
@@ -110,14 +111,39 @@ STRESS: dict[str, Variant] = {
 }
 
 
-def evaluate(
-    photos: list[LabelledPhoto], cfg: LocateConfig, variant: Variant | None = None
-) -> dict:
-    errors, qualities, times, misses = [], [], [], []
-    fixes: list[tuple[np.ndarray, BoardFix]] = []
+Sample = tuple[str, np.ndarray, np.ndarray]  # name, BGR frame, corners in the documented order
+
+
+def read_photos(photos: list[LabelledPhoto]) -> Iterator[Sample]:
     for photo in photos:
-        img = cv2.imread(str(photo.path))
-        truth = photo.corners
+        yield photo.path.name, cv2.imread(str(photo.path)), photo.corners
+
+
+def rendered_stills(n: int, hand: bool | None) -> Iterator[Sample]:
+    """Frames from vision.render (other boards, tiles, tables, lenses); seeds 1000 onward."""
+    from tilecast.engine.board import Board
+    from tilecast.vision.render import render_still
+
+    for seed in range(1000, 1000 + n):
+        rng = np.random.default_rng(seed)
+        fill = rng.uniform(0.0, 0.6)
+        rows = [
+            "".join(
+                chr(65 + int(rng.integers(26))) if rng.random() < fill else "." for _ in range(15)
+            )
+            for _ in range(15)
+        ]
+        img, truth = render_still(Board.from_rows(rows), seed=seed, hand=hand)
+        look = truth["look"]
+        name = f"seed {seed} ({look['board']}, {look['tiles']}, tilt {look['tilt']})"
+        yield name, img, order_corners(np.float32(truth["corners"]))
+
+
+def evaluate(samples: Iterable[Sample], cfg: LocateConfig, variant: Variant | None = None) -> dict:
+    errors, qualities, times, misses, names = [], [], [], [], []
+    fixes: list[tuple[np.ndarray, BoardFix]] = []
+    for name, img, truth in samples:
+        names.append(name)
         if variant is not None:
             img, truth = variant(img, truth)
             truth = order_corners(truth)
@@ -125,7 +151,7 @@ def evaluate(
         try:
             fix = locate_board(img, cfg)
         except BoardNotFound as err:
-            misses.append(f"{photo.path.name}: {err}")
+            misses.append(f"{name}: {err}")
             errors.append(np.inf)
             continue
         finally:
@@ -147,6 +173,7 @@ def evaluate(
         "ms": 1000 * np.array(times),
         "track_ms": 1000 * np.array(track_times),
         "misses": misses,
+        "names": names,
     }
 
 
@@ -184,6 +211,7 @@ def main() -> None:
     parser.add_argument("--stress", action="store_true", help="also altered copies")
     parser.add_argument("--model", type=Path, help="another locator network to measure")
     parser.add_argument("--verbose", action="store_true", help="one line per photo")
+    parser.add_argument("--rendered", type=int, default=0, help="also N vision.render stills")
     args = parser.parse_args()
     cv2.setNumThreads(1)
     photos = read_coco_corners(args.photos)
@@ -193,14 +221,20 @@ def main() -> None:
     print(f"{len(photos)} photos of {len({p.original for p in photos})} originals")
     cfg = LocateConfig(model_path=args.model) if args.model else LocateConfig()
     locate_board(cv2.imread(str(photos[0].path)), cfg)  # load the model outside the timing
-    result = evaluate(photos, cfg)
-    report("as taken", result)
-    if args.verbose:
-        for photo, err in zip(photos, result["errors"], strict=True):
-            print(f"  {photo.path.name}: {err:.3f}")
+    runs = [("as taken", lambda: evaluate(read_photos(photos), cfg))]
     if args.stress:
-        for name, variant in STRESS.items():
-            report(name, evaluate(photos, cfg, variant))
+        runs += [(k, lambda v=v: evaluate(read_photos(photos), cfg, v)) for k, v in STRESS.items()]
+    if args.rendered:
+        runs += [
+            (f"rendered, {label}", lambda h=hand: evaluate(rendered_stills(args.rendered, h), cfg))
+            for label, hand in (("no hand", False), ("hand", True))
+        ]
+    for name, run in runs:
+        result = run()
+        report(name, result)
+        if args.verbose:
+            for sample, err in zip(result["names"], result["errors"], strict=True):
+                print(f"  {sample}: {err:.3f}")
 
 
 if __name__ == "__main__":

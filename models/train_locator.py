@@ -32,6 +32,7 @@ from tilecast.vision.locate import INPUT_H, INPUT_W, OUTPUT_STRIDE
 OUT_H, OUT_W = INPUT_H // OUTPUT_STRIDE, INPUT_W // OUTPUT_STRIDE
 SIGMA = 1.5  # corner heatmap spread, output pixels
 LOAD_SCALE = 0.5  # photos are kept in memory at half size
+RENDER_SEED = 1_000_000
 
 
 # ---------------------------------------------------------------- network
@@ -249,15 +250,20 @@ def _targets(quad: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return mask.astype(np.float32), heat
 
 
+Pool = list[tuple[np.ndarray, np.ndarray]]  # (image, corners) pairs
+
+
 def make_sample(
-    rng: np.random.Generator, photos: list[tuple[np.ndarray, np.ndarray]], synthetic: float
+    rng: np.random.Generator, photos: Pool, rendered: Pool, synthetic: float, rendered_share: float
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(input image HxWx3 uint8, mask, heatmap) for one augmented frame."""
-    if rng.random() < synthetic:
+    pick = rng.random()
+    if pick < synthetic:
         src, corners = draw_board(rng)
         bg = _background(rng, INPUT_H, INPUT_W)
     else:
-        src, corners = photos[int(rng.integers(len(photos)))]
+        pool = rendered if pick < synthetic + rendered_share and rendered else photos
+        src, corners = pool[int(rng.integers(len(pool)))]
         src = src.astype(np.float32)
         bg = None
     h = _random_placement(rng, corners)
@@ -280,17 +286,49 @@ def make_sample(
 # ---------------------------------------------------------------- training
 
 
-def load_photos(folder: Path) -> list[tuple[np.ndarray, np.ndarray]]:
-    photos = []
-    for p in read_coco_corners(folder):
-        img = cv2.imread(str(p.path))
-        img = cv2.resize(img, None, fx=LOAD_SCALE, fy=LOAD_SCALE, interpolation=cv2.INTER_AREA)
-        photos.append((img, p.corners * LOAD_SCALE))
-    return photos
+def _shrunk(img: np.ndarray, corners: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    small = cv2.resize(img, None, fx=LOAD_SCALE, fy=LOAD_SCALE, interpolation=cv2.INTER_AREA)
+    return small, np.float32(corners) * LOAD_SCALE
 
 
-def _batch(rng, photos, n, synthetic):
-    samples = [make_sample(rng, photos, synthetic) for _ in range(n)]
+def load_photos(folder: Path) -> Pool:
+    return [_shrunk(cv2.imread(str(p.path)), p.corners) for p in read_coco_corners(folder)]
+
+
+def render_stills(n: int, cache: Path | None) -> Pool:
+    """Frames from vision.render: many board and tile styles, tables, lights, lenses, hands.
+
+    Seeds start at RENDER_SEED, far from the seeds benchmarks/locate_eval.py measures on.
+    """
+    if cache and cache.is_file():
+        data = np.load(cache)
+        return list(zip(data["images"][:n], data["corners"][:n], strict=True))
+    from tilecast.engine.board import Board
+    from tilecast.vision.render import render_still
+
+    pool = []
+    for seed in range(RENDER_SEED, RENDER_SEED + n):
+        rng = np.random.default_rng(seed)
+        fill = rng.uniform(0.0, 0.6)
+        rows = [
+            "".join(
+                chr(65 + int(rng.integers(26))) if rng.random() < fill else "." for _ in range(15)
+            )
+            for _ in range(15)
+        ]
+        img, truth = render_still(Board.from_rows(rows), seed=seed)
+        pool.append(_shrunk(img, truth["corners"]))
+        if len(pool) % 100 == 0:
+            print(f"rendered {len(pool)}/{n}", flush=True)
+    if cache:
+        np.savez(
+            cache, images=np.stack([p[0] for p in pool]), corners=np.stack([p[1] for p in pool])
+        )
+    return pool
+
+
+def _batch(rng, photos, rendered, n, synthetic, rendered_share):
+    samples = [make_sample(rng, photos, rendered, synthetic, rendered_share) for _ in range(n)]
     x = np.stack([s[0] for s in samples]).astype(np.float32) / 255.0 - 0.5
     x = torch.from_numpy(x.transpose(0, 3, 1, 2).copy())
     y = torch.from_numpy(np.stack([np.stack([s[1], s[2]]) for s in samples]))
@@ -310,7 +348,10 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=Path(__file__).parent / "locator.onnx")
     parser.add_argument("--steps", type=int, default=3500)
     parser.add_argument("--batch", type=int, default=12)
-    parser.add_argument("--synthetic", type=float, default=0.3, help="share of drawn boards")
+    parser.add_argument("--synthetic", type=float, default=0.1, help="share of drawn boards")
+    parser.add_argument("--rendered", type=int, default=1000, help="vision.render stills to mix in")
+    parser.add_argument("--rendered-share", type=float, default=0.4, help="share of them")
+    parser.add_argument("--render-cache", type=Path, help="keep the rendered stills in this .npz")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--samples", type=Path, help="write a few training inputs here and stop")
     args = parser.parse_args()
@@ -318,22 +359,26 @@ def main() -> None:
     torch.manual_seed(args.seed)
     rng = np.random.default_rng(args.seed)
     photos = load_photos(args.photos)
+    rendered = render_stills(args.rendered, args.render_cache) if args.rendered else []
     if args.samples:
         args.samples.mkdir(parents=True, exist_ok=True)
         for i in range(16):
-            img, mask, heat = make_sample(rng, photos, args.synthetic)
+            img, mask, heat = make_sample(
+                rng, photos, rendered, args.synthetic, args.rendered_share
+            )
             over = cv2.resize(np.maximum(mask * 80, heat * 255), (INPUT_W, INPUT_H))
             img[..., 2] = np.maximum(img[..., 2], over.astype(np.uint8))
             cv2.imwrite(str(args.samples / f"sample{i:02d}.png"), img)
         return
     net = LocatorNet()
-    print(f"{len(photos)} photos, {sum(p.numel() for p in net.parameters())} parameters")
+    params = sum(p.numel() for p in net.parameters())
+    print(f"{len(photos)} photos, {len(rendered)} rendered, {params} parameters")
     opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3, total_steps=args.steps, pct_start=0.05)
     start = time.time()
     running = 0.0
     for step in range(1, args.steps + 1):
-        x, y = _batch(rng, photos, args.batch, args.synthetic)
+        x, y = _batch(rng, photos, rendered, args.batch, args.synthetic, args.rendered_share)
         loss = loss_fn(net(x), y)
         opt.zero_grad()
         loss.backward()
