@@ -197,3 +197,16 @@ def test_stillness_commits_once_per_still_period_with_the_mean():
     assert gate.feed(3.2, 0.0, b) is None
     assert gate.feed(4.0, 0.0, b) is None  # the window restarted at 3.2
     assert gate.feed(4.3, 0.0, b) is not None
+
+
+def test_motion_ignores_one_flickering_square_but_not_a_hand():
+    from tilecast.vision.stillness import motion_score
+
+    board = np.full((120, 120), 100, np.uint8)
+    flicker = board.copy()
+    flicker[:8, :8] = 200  # one square
+    hand = board.copy()
+    hand[40:64, 40:64] = 180  # a hand over a 3x3 block of squares
+    assert motion_score(None, board) == float("inf")
+    assert motion_score(board, flicker) < 1.0
+    assert motion_score(board, hand) > 40.0

@@ -23,13 +23,14 @@ class StillConfig:
 
 
 def motion_score(previous: np.ndarray | None, current: np.ndarray) -> float:
-    """Largest mean absolute change over the 15x15 cells of two rectified greyscale boards:
-    one hand over a few squares is motion even if the rest of the board is still."""
+    """Change between two rectified greyscale boards: the third-largest mean absolute change of
+    the 15x15 squares. A hand over a few squares is motion even if the rest of the board is
+    still; one flickering square (an overlay, a reflection, sensor noise) is not."""
     if previous is None or previous.shape != current.shape:
         return float("inf")
     diff = cv2.absdiff(previous, current).astype(np.float32)
-    cells = cv2.resize(diff, (15, 15), interpolation=cv2.INTER_AREA)
-    return float(cells.max())
+    cells = cv2.resize(diff, (15, 15), interpolation=cv2.INTER_AREA).ravel()
+    return float(np.partition(cells, -3)[-3])
 
 
 class StillnessGate:
