@@ -18,7 +18,7 @@ import numpy as np
 @dataclass(frozen=True)
 class StillConfig:
     still_s: float = 1.0  # how long the board must rest before it is read
-    motion: float = 4.0  # mean absolute grey-level change per pixel that counts as motion
+    motion: float = 8.0  # grey-level change of a square (see motion_score) that is motion
     agree: float = 0.9  # share of the window's frames whose labels must match the last frame
 
 

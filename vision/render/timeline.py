@@ -155,6 +155,6 @@ def plan(turns: list[RenderTurn], sides: tuple[int, int], looks: tuple[HandLook,
             travel(keys, off_board(exit_side, rng.uniform(0, 15)), float(rng.uniform(3, 6)))
             reaches.append(Reach(i, who, sides[who], "cross", looks[who], tuple(keys), ()))
             t = keys[-1][0]
-        t += rng.uniform(1.0, 2.5)
+        t += rng.uniform(2.0, 4.0)  # the next player thinks (real rests are longer still)
     return Timeline(tuple(reaches), tuple(sorted(changes, key=lambda c: c.t)), tuple(starts),
                     t)
