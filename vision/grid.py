@@ -5,9 +5,10 @@ grid lines, and the edges of tiles that sit on them, pin the board to about a pi
 warps the photo top-down, finds every line's offset piece by piece (one piece per cell, so a
 hand over part of a line only loses those pieces), fits a straight line through the pieces,
 and fits a homography to the lines' crossings, discarding lines that disagree. A fit locked
-one whole line off is recognised by a missing boundary line and moved back. Finally each side
-moves out to the outer edge of the printed border, which is where the playing area's
-corners are taken to be (as in the labelled photos).
+one whole line off is recognised by a missing boundary line and moved back. Each corner is
+then placed by the grid near it alone (lens distortion bends the grid), and finally each side
+moves out to the outer edge of the printed border, which is where the playing area's corners
+are taken to be (as in the labelled photos).
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ MARGIN = 1.5  # cells of surroundings in the search image (room for the lines ju
 LINES = SIZE + 1
 _MIN_PIECES = 4  # a line needs this many agreeing pieces to count
 _MIN_LINES = 6  # per direction, for a homography worth trusting
+_LOCAL = 7  # cells around a corner that place it
+_SQUARE = np.float32([[0, 0], [SIZE, 0], [SIZE, SIZE], [0, SIZE]])
 
 
 @dataclass(frozen=True)
@@ -62,7 +65,7 @@ def refine_to_grid(
         if found is not None:
             current, lines = found
     contrast = grid_contrast(smoothed, current)
-    return GridFit(_outer_edge(smoothed, current), contrast, lines)
+    return GridFit(_outer_edge(smoothed, _local_corners(smoothed, current)), contrast, lines)
 
 
 def grid_contrast(smoothed: np.ndarray, corners: np.ndarray) -> float:
@@ -140,8 +143,13 @@ def _fit_line(x: np.ndarray, y: np.ndarray, w: np.ndarray | None = None) -> tupl
     return a, b
 
 
-def _find_lines(ridge: np.ndarray, window: float) -> dict[int, tuple[float, float]]:
-    """Fit y = a*x + b (in search-image pixels) to each line that enough pieces agree on."""
+def _find_lines(
+    ridge: np.ndarray, window: float, select: np.ndarray | None = None
+) -> dict[int, tuple[float, float]]:
+    """Fit y = a*x + b (in search-image pixels) to each line that enough pieces agree on.
+
+    select: (line, piece) booleans, the pieces allowed to take part (default all).
+    """
     pieces = _piece_means(ridge)
     half = max(2, int(round(window * CELL_PX)))
     xs = (np.arange(SIZE) + MARGIN + 0.5) * CELL_PX
@@ -155,6 +163,8 @@ def _find_lines(ridge: np.ndarray, window: float) -> dict[int, tuple[float, floa
     ys = rows[:, :1] + k + np.clip(shift, -0.5, 0.5)
     strength = mid - np.median(win, 1)
     usable = strength > 0.25 * np.median(strength)
+    if select is not None:
+        usable &= select
     weight = np.maximum(strength, 0)
     tolerance = max(1.0, 0.08 * CELL_PX)
     keep = usable
@@ -172,12 +182,47 @@ def _find_lines(ridge: np.ndarray, window: float) -> dict[int, tuple[float, floa
 def _refine_once(
     smoothed: np.ndarray, corners: np.ndarray, window: float
 ) -> tuple[np.ndarray, int] | None:
-    rect = warp_board(smoothed, corners, CELL_PX, MARGIN)
-    ridge_h, ridge_v = _ridges(rect)
+    ridge_h, ridge_v = _ridges(warp_board(smoothed, corners, CELL_PX, MARGIN))
     rows = _find_lines(ridge_h, window)  # y = a x + b, line v = i
     cols = _find_lines(ridge_v, window)  # x = a y + b, line u = j (ridge_v is transposed)
     if len(rows) < _MIN_LINES or len(cols) < _MIN_LINES:
         return None
+    homography = _crossings_homography(rows, cols, corners, cv2.RANSAC)
+    if homography is None:
+        return None
+    return _project(homography, _SQUARE), len(rows) + len(cols)
+
+
+def _local_corners(smoothed: np.ndarray, corners: np.ndarray) -> np.ndarray:
+    """Each corner from the lines and pieces within _LOCAL cells of it.
+
+    Lens distortion bends the grid, so one homography for the whole board misplaces the
+    corners by a fraction of a cell; near each corner a homography still fits well.
+    """
+    ridge_h, ridge_v = _ridges(warp_board(smoothed, corners, CELL_PX, MARGIN))
+    lines, pieces = np.arange(LINES), np.arange(SIZE) + 0.5
+    refined = corners.copy()
+    for k, (u, v) in enumerate(_SQUARE):
+        rows = _find_lines(ridge_h, 0.15, _near(lines, v)[:, None] & _near(pieces, u)[None])
+        cols = _find_lines(ridge_v, 0.15, _near(lines, u)[:, None] & _near(pieces, v)[None])
+        if len(rows) >= _LOCAL // 2 and len(cols) >= _LOCAL // 2:
+            homography = _crossings_homography(rows, cols, corners, 0)
+            if homography is not None:
+                refined[k] = _project(homography, _SQUARE[k : k + 1])[0]
+    return refined
+
+
+def _near(values: np.ndarray, at: float) -> np.ndarray:
+    return np.abs(values - at) <= _LOCAL
+
+
+def _crossings_homography(
+    rows: dict[int, tuple[float, float]],
+    cols: dict[int, tuple[float, float]],
+    corners: np.ndarray,
+    method: int,
+) -> np.ndarray | None:
+    """Board cells -> image pixels, fitted to where the found lines cross."""
     board_pts, rect_pts = [], []
     for i, (a, b) in rows.items():
         for j, (c, d) in cols.items():
@@ -188,16 +233,16 @@ def _refine_once(
     to_image = board_to_image(corners) @ scale
     image_pts = cv2.perspectiveTransform(np.float32(rect_pts)[None], to_image)[0]
     threshold = 0.12 * cell_size_px(corners)
-    homography, _ = cv2.findHomography(np.float32(board_pts), image_pts, cv2.RANSAC, threshold)
-    if homography is None:
-        return None
-    square = np.float32([[0, 0], [SIZE, 0], [SIZE, SIZE], [0, SIZE]])[None]
-    refined = cv2.perspectiveTransform(square, homography)[0].astype(np.float32)
-    return refined, len(rows) + len(cols)
+    homography, _ = cv2.findHomography(np.float32(board_pts), image_pts, method, threshold)
+    return homography
+
+
+def _project(homography: np.ndarray, points: np.ndarray) -> np.ndarray:
+    return cv2.perspectiveTransform(np.float32(points)[None], homography)[0].astype(np.float32)
 
 
 _EDGE_PX = 32  # resolution of the border search
-_EDGE_REACH = (-0.1, 0.45)  # where the border's outer edge may lie, in cells outward
+_EDGE_REACH = (-0.1, 0.2)  # where the border's outer edge may lie, in cells outward
 _NEAR = 6  # a corner is placed from the border pieces this many cells from it
 
 
