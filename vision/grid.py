@@ -56,24 +56,29 @@ def refine_to_grid(
         if found is None:
             break
         current, lines = found
-    for _ in range(2):  # a coarse fix off by most of a cell can lock one line off
-        shift = _grid_shift(smoothed, current)
-        if shift == (0, 0):
+    for attempt in range(3):  # a coarse fix off by most of a cell can lock one line off
+        pieces = _grid_pieces(smoothed, current)
+        shift = _grid_shift(pieces)
+        if shift == (0, 0) or attempt == 2:
             break
         current = _shifted(current, shift)
         found = _refine_once(smoothed, current, windows[-1])
         if found is not None:
             current, lines = found
-    contrast = grid_contrast(smoothed, current)
-    return GridFit(_outer_edge(smoothed, _local_corners(smoothed, current)), contrast, lines)
+    contrast = _contrast(pieces)
+    return GridFit(_outer_edge(smoothed, _local_corners(pieces, current)), contrast, lines)
 
 
-def grid_contrast(smoothed: np.ndarray, corners: np.ndarray) -> float:
+def _grid_pieces(smoothed: np.ndarray, corners: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """_piece_means() across horizontal lines and (transposed) across vertical lines."""
+    ridges = _ridges(warp_board(smoothed, corners, CELL_PX, MARGIN))
+    return _piece_means(ridges[0]), _piece_means(ridges[1])
+
+
+def _contrast(grid_pieces: tuple[np.ndarray, np.ndarray]) -> float:
     """Mean edge strength on the 32 grid lines over that half a cell away from them."""
-    ridge_h, ridge_v = _ridges(warp_board(smoothed, corners, CELL_PX, MARGIN))
     on = off = 0.0
-    for ridge in (ridge_h, ridge_v):
-        pieces = _piece_means(ridge)
+    for pieces in grid_pieces:
         pos = (np.arange(LINES) + MARGIN) * CELL_PX
         on += float(np.mean([pieces[int(round(p)) - 1 : int(round(p)) + 2].max(0) for p in pos]))
         half = pos[:-1] + CELL_PX / 2
@@ -81,7 +86,7 @@ def grid_contrast(smoothed: np.ndarray, corners: np.ndarray) -> float:
     return on / max(off, 1e-6)
 
 
-def _grid_shift(smoothed: np.ndarray, corners: np.ndarray) -> tuple[int, int]:
+def _grid_shift(grid_pieces: tuple[np.ndarray, np.ndarray]) -> tuple[int, int]:
     """(du, dv) in whole cells, when the fit is locked one line off.
 
     Then one end line of the fit lies on no line at all (a board always shows both of its
@@ -89,8 +94,7 @@ def _grid_shift(smoothed: np.ndarray, corners: np.ndarray) -> tuple[int, int]:
     lines outside is no guide: a frame's edge may lie a cell out.
     """
     shift = []
-    for ridge in _ridges(warp_board(smoothed, corners, CELL_PX, MARGIN)):
-        pieces = _piece_means(ridge)
+    for pieces in grid_pieces:
         strength = {}
         for i in range(-1, LINES + 1):
             row = int(round((i + MARGIN) * CELL_PX))
@@ -144,13 +148,13 @@ def _fit_line(x: np.ndarray, y: np.ndarray, w: np.ndarray | None = None) -> tupl
 
 
 def _find_lines(
-    ridge: np.ndarray, window: float, select: np.ndarray | None = None
+    pieces: np.ndarray, window: float, select: np.ndarray | None = None
 ) -> dict[int, tuple[float, float]]:
     """Fit y = a*x + b (in search-image pixels) to each line that enough pieces agree on.
 
-    select: (line, piece) booleans, the pieces allowed to take part (default all).
+    pieces: _piece_means() of a ridge; select: (line, piece) booleans, the pieces allowed
+    to take part (default all).
     """
-    pieces = _piece_means(ridge)
     half = max(2, int(round(window * CELL_PX)))
     xs = (np.arange(SIZE) + MARGIN + 0.5) * CELL_PX
     centres = np.round((np.arange(LINES) + MARGIN) * CELL_PX).astype(int)
@@ -182,9 +186,9 @@ def _find_lines(
 def _refine_once(
     smoothed: np.ndarray, corners: np.ndarray, window: float
 ) -> tuple[np.ndarray, int] | None:
-    ridge_h, ridge_v = _ridges(warp_board(smoothed, corners, CELL_PX, MARGIN))
-    rows = _find_lines(ridge_h, window)  # y = a x + b, line v = i
-    cols = _find_lines(ridge_v, window)  # x = a y + b, line u = j (ridge_v is transposed)
+    pieces_h, pieces_v = _grid_pieces(smoothed, corners)
+    rows = _find_lines(pieces_h, window)  # y = a x + b, line v = i
+    cols = _find_lines(pieces_v, window)  # x = a y + b, line u = j (pieces_v is transposed)
     if len(rows) < _MIN_LINES or len(cols) < _MIN_LINES:
         return None
     homography = _crossings_homography(rows, cols, corners, cv2.RANSAC)
@@ -193,18 +197,18 @@ def _refine_once(
     return _project(homography, _SQUARE), len(rows) + len(cols)
 
 
-def _local_corners(smoothed: np.ndarray, corners: np.ndarray) -> np.ndarray:
+def _local_corners(grid_pieces: tuple[np.ndarray, np.ndarray], corners: np.ndarray) -> np.ndarray:
     """Each corner from the lines and pieces within _LOCAL cells of it.
 
     Lens distortion bends the grid, so one homography for the whole board misplaces the
     corners by a fraction of a cell; near each corner a homography still fits well.
     """
-    ridge_h, ridge_v = _ridges(warp_board(smoothed, corners, CELL_PX, MARGIN))
-    lines, pieces = np.arange(LINES), np.arange(SIZE) + 0.5
+    pieces_h, pieces_v = grid_pieces
+    lines, along = np.arange(LINES), np.arange(SIZE) + 0.5
     refined = corners.copy()
     for k, (u, v) in enumerate(_SQUARE):
-        rows = _find_lines(ridge_h, 0.15, _near(lines, v)[:, None] & _near(pieces, u)[None])
-        cols = _find_lines(ridge_v, 0.15, _near(lines, u)[:, None] & _near(pieces, v)[None])
+        rows = _find_lines(pieces_h, 0.15, _near(lines, v)[:, None] & _near(along, u)[None])
+        cols = _find_lines(pieces_v, 0.15, _near(lines, u)[:, None] & _near(along, v)[None])
         if len(rows) >= _LOCAL // 2 and len(cols) >= _LOCAL // 2:
             homography = _crossings_homography(rows, cols, corners, 0)
             if homography is not None:
