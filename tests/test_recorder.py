@@ -190,10 +190,10 @@ def test_stillness_commits_once_per_still_period_with_the_mean():
     assert gate.feed(1.6, 1.0, a) is None  # already committed this still period
     assert gate.feed(2.0, 9.0, a) is None
     b = a.copy()
-    b[112] = 0
-    b[112, 0] = 1.0
+    b[100:120] = 0
+    b[100:120, 0] = 1.0  # 20 squares change their reading
     for t in (2.1, 2.5, 2.9):
-        gate.feed(t, 0.0, b if t > 2.4 else a)  # labels flicker: not yet agreed
+        gate.feed(t, 0.0, b if t > 2.4 else a)  # too many squares flicker: not steady yet
     assert gate.feed(3.2, 0.0, b) is None
     assert gate.feed(4.0, 0.0, b) is None  # the window restarted at 3.2
     assert gate.feed(4.3, 0.0, b) is not None

@@ -60,9 +60,9 @@ def watch(
             probs = gate.feed(time, reading.motion, reading.probs)
             if probs is not None:
                 session.camera(probs, index, time)
-        if progress and total:
-            print(f"\r{100 * (index + 1) / total:5.1f}% frame {index + 1}/{total}", end="",
-                  file=sys.stderr)
+        if progress and total and (100 * (index + 1)) // total != (100 * index) // total:
+            print(f"\r{100 * (index + 1) // total:3d}% frame {index + 1}/{total}", end="",
+                  file=sys.stderr, flush=True)
     for event in pending:
         _submit_event(session, event)
     if progress and total:

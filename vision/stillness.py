@@ -2,8 +2,8 @@
 
 Frames arrive with a motion score (how much the rectified board changed since the previous
 frame) and the classifier's per-cell probabilities. A reading is committed once the board has
-been still for `still_s` seconds and every cell's top label agreed across that window; the
-committed probabilities are the window's mean, so motion blur right after a tile lands, a flicker
+been still for `still_s` seconds and nearly every square's top label held across that window;
+the committed probabilities are the window's mean, so motion blur right after a tile lands, a flicker
 or a passing hand never becomes a move. Each still period commits at most once.
 """
 
@@ -19,7 +19,7 @@ import numpy as np
 class StillConfig:
     still_s: float = 1.0  # how long the board must rest before it is read
     motion: float = 8.0  # grey-level change of a square (see motion_score) that is motion
-    agree: float = 0.9  # share of the window's frames whose labels must match the last frame
+    steady: float = 0.95  # share of squares whose top label must hold through the window
 
 
 def motion_score(previous: np.ndarray | None, current: np.ndarray) -> float:
@@ -53,8 +53,8 @@ class StillnessGate:
         if self._done or time - self._since < self.cfg.still_s:
             return None
         labels = np.stack([p.argmax(axis=1) for p in self._window])
-        agree = (labels == labels[-1]).all(axis=1).mean()
-        if agree < self.cfg.agree:
+        steady = (labels == labels[-1]).all(axis=0).mean()
+        if steady < self.cfg.steady:
             self._window = self._window[-1:]
             self._since = time
             return None
