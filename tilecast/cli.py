@@ -7,7 +7,9 @@ import importlib
 import sys
 
 # Each module defines `register(subparsers)`, which adds its parser and sets `func`.
-COMMANDS = ["gcg", "selfplay", "render", "record", "serve", "demo", "plugins"]
+COMMANDS = [
+    "gcg", "selfplay", "render", "record", "readboard", "enroll", "serve", "demo", "plugins",
+]
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -72,9 +72,7 @@ def _reader(args: argparse.Namespace):
     from tilecast.vision import TileClassifier
     from tilecast.vision.reader import BoardReader
 
-    clf = TileClassifier.load()
-    if args.enrolled:
-        clf = clf.with_tileset(args.enrolled)
+    clf = TileClassifier.load(tileset=args.enrolled)
     return BoardReader(clf, corners_arg(args.corners))
 
 
