@@ -31,6 +31,8 @@ from tilecast.vision.rectify import cell_crops, cell_size_px, rectify
 from tilecast.vision.render.scene import CORNERS, Scene, draw_scene_look
 from tilecast.vision.render.styles import draw_tile_style
 
+WEIGHTS = (0.25, 0.4, 0.5, 0.75)  # prototype weights compared (Prototypes.weight)
+
 
 def predict(clf: TileClassifier, images: np.ndarray):
     parts = [clf.predict(list(images[i:i + 225])) for i in range(0, len(images), 225)]
@@ -63,8 +65,11 @@ def crop_figures(clf: TileClassifier, split: dict[str, np.ndarray]) -> dict:
               if m.any())
     families = {f: [int(wrong[split["tile"] == f].sum()), int((split["tile"] == f).sum())]
                 for f in sorted(set(split["tile"]))}
+    clear = split["occluded"] == 0
     return {
         "cells": int(len(y)), "wrong": int(wrong.sum()), "error": float(wrong.mean()),
+        "unoccluded": [int(wrong[clear].sum()), int(clear.sum())],
+        "occluded": [int(wrong[~clear].sum()), int((~clear).sum())],
         "per_class": per_class, "confusions": confusions.most_common(15),
         "rotation_error_letters": float(1 - turn_ok[letters].mean()),
         "rotation_error_blanks": float(1 - turn_ok[y == 26].mean()),
@@ -103,37 +108,61 @@ def random_layout(rng: np.random.Generator, tileset, n: int) -> np.ndarray:
     return layout
 
 
+def in_view(look) -> bool:
+    """Whether the whole playing area, and half a square around it, is inside the frame."""
+    t = np.linspace(-0.5, SIZE + 0.5, 4 * SIZE)
+    lo, hi = np.full_like(t, -0.5), np.full_like(t, SIZE + 0.5)
+    ring = np.concatenate([np.stack(p, 1) for p in ((t, lo), (t, hi), (lo, t), (hi, t))])
+    p = look.camera.project(ring)
+    width, height = look.camera.size
+    return bool(((p >= 0) & (p <= (width - 1, height - 1))).all())
+
+
+def visible_looks(families: tuple[str, ...], count: int, seed: int):
+    """(look, seed) pairs with the families' tile styles in turn, skipping looks whose camera
+    cuts off part of the board (nothing can read a square outside the frame)."""
+    found, k = 0, seed
+    while found < count:
+        rng = np.random.default_rng(k)
+        look = replace(draw_scene_look(rng, (960, 720)),
+                       tiles=draw_tile_style(rng, families[found % len(families)]))
+        if in_view(look):
+            yield look, k
+            found += 1
+        k += 1
+
+
 def enrolment_figures(clf: TileClassifier, families: tuple[str, ...], looks: int, boards: int,
                       seed: int) -> dict:
     tileset = load_tileset("english")
     rows = []
-    for i in range(looks):
-        family = families[i % len(families)]
-        rng = np.random.default_rng(seed + i)
-        look = draw_scene_look(rng, (960, 720))
-        look = replace(look, tiles=draw_tile_style(rng, family))
-        scene = Scene(look, seed + i)
+    for look, look_seed in visible_looks(families, looks, seed):
+        family = look.tiles.family
+        rng = np.random.default_rng([look_seed, 1])
+        scene = Scene(look, look_seed)
         frame, corners = board_photo(look, scene, layout_board(enrolment_layout(tileset)))
         check = enroll_board(clf, cells_of(frame, corners), tileset)
-        enrolled = clf.with_prototypes(check.prototypes)
-        base_wrong = enrolled_wrong = total = 0
+        wrong = dict.fromkeys([0.0, *WEIGHTS], 0)
+        total = 0
         for _ in range(boards):
             layout = random_layout(rng, tileset, int(rng.integers(40, 100)))
             frame, corners = board_photo(look, scene, layout_board(layout))
             cells = cells_of(frame, corners)
             truth = np.array([CLASSES.index(c) for c in layout.ravel()])
-            base_wrong += int((clf.probabilities(cells).argmax(1) != truth).sum())
-            enrolled_wrong += int((enrolled.probabilities(cells).argmax(1) != truth).sum())
+            for w in wrong:
+                protos = replace(check.prototypes, weight=w) if w else None
+                guess = clf.with_prototypes(protos).probabilities(cells).argmax(1)
+                wrong[w] += int((guess != truth).sum())
             total += len(truth)
         rows.append({"family": family, "board": look.board.family, "mirrored": look.mirrored,
                      "tilt": round(look.camera.tilt, 1),
                      "cell_px": round(cell_size_px(corners), 1),
-                     "enrolment_problems": len(check.problems), "cells": total,
-                     "wrong_without": base_wrong, "wrong_with": enrolled_wrong})
+                     "enrolment_problems": check.problems, "cells": total,
+                     "wrong_by_weight": wrong})
         print(rows[-1], flush=True)
-    return {"looks": rows,
-            "error_without": sum(r["wrong_without"] for r in rows) / sum(r["cells"] for r in rows),
-            "error_with": sum(r["wrong_with"] for r in rows) / sum(r["cells"] for r in rows)}
+    cells = sum(r["cells"] for r in rows)
+    return {"looks": rows, "error_by_weight": {
+        w: sum(r["wrong_by_weight"][w] for r in rows) / cells for w in [0.0, *WEIGHTS]}}
 
 
 def main() -> None:
@@ -152,11 +181,10 @@ def main() -> None:
     for name in ("held_out_styles", "training_styles_new_looks"):
         r = report[name]
         print(f"{name}: {r['wrong']} of {r['cells']} wrong ({100 * r['error']:.2f}%), "
-              f"confusions {r['confusions'][:8]}", flush=True)
+              f"unoccluded {r['unoccluded']}, confusions {r['confusions'][:8]}", flush=True)
     report["enrolment"] = enrolment_figures(clf, HELD_OUT_TILES, args.looks, args.boards, 500)
-    e = report["enrolment"]
-    print(f"enrolment, held-out tile families: error without {100 * e['error_without']:.2f}%, "
-          f"with {100 * e['error_with']:.2f}%")
+    print("enrolment, held-out tile families, error by prototype weight (0: none):",
+          {w: f"{100 * e:.2f}%" for w, e in report["enrolment"]["error_by_weight"].items()})
     if args.json:
         args.json.write_text(json.dumps(report, indent=1))
 

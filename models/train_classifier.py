@@ -119,7 +119,7 @@ def _conv(cin: int, cout: int, stride: int = 1) -> nn.Sequential:
 
 
 class TileNet(nn.Module):
-    def __init__(self, widths: tuple[int, int, int] = (24, 48, 96)) -> None:
+    def __init__(self, widths: tuple[int, int, int] = (32, 64, 128)) -> None:
         super().__init__()
         a, b, c = widths
         self.features = nn.Sequential(_conv(1, a, 2), _conv(a, a), _conv(a, b, 2), _conv(b, b),
@@ -230,7 +230,7 @@ def main() -> None:
     ap.add_argument("--cache", type=Path, default=DEFAULT_CACHE)
     ap.add_argument("--workers", type=int, default=2, help="rendering processes")
     ap.add_argument("--threads", type=int, default=1, help="torch threads")
-    ap.add_argument("--steps", type=int, default=5000)
+    ap.add_argument("--steps", type=int, default=6000)
     ap.add_argument("--batch", type=int, default=192)
     ap.add_argument("--lr", type=float, default=3e-3)
     ap.add_argument("--train-chunks", type=int, default=len(TRAIN_SEEDS))

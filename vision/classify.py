@@ -22,6 +22,7 @@ CLASSES = "ABCDEFGHIJKLMNOPQRSTUVWXYZ?."  # '?' a blank, '.' an empty square
 INPUT_SIZE = 48
 DEFAULT_MODEL = Path(__file__).resolve().parents[1] / "models" / "tiles.onnx"
 OUTPUTS = ["logits", "orientation", "embedding"]
+NEAREST = 3  # enrolled examples per class that a cell is compared with
 
 
 class Session(Protocol):
@@ -55,35 +56,41 @@ def softmax(x: np.ndarray) -> np.ndarray:
 
 @dataclass(frozen=True)
 class Prototypes:
-    """Mean embeddings of a venue's tiles per class, mixed into the network's logits.
+    """Embeddings of a venue's own tiles and squares, labelled, mixed into the network's logits.
 
-    The network's logits are scale * cos(embedding, class weight); an enrolled class's logit
-    moves towards scale * cos(embedding, its prototype) by `weight`, so a tile style the
-    network never saw is judged by its likeness to that style's own tiles.
+    The network's logits are scale * cos(embedding, class weight). An enrolled class's logit
+    moves, by `weight`, towards scale * its mean cosine to the NEAREST enrolled examples of
+    that class, so a tile style the network never saw is judged by its likeness to that
+    style's own tiles. Nearest examples rather than one mean per class, because empty squares
+    of several premium colours, or tiles under uneven light, do not average into one good
+    prototype (measured: models/MODEL_CARD.md).
     """
 
-    vectors: np.ndarray  # [28, D] unit prototypes in CLASSES order (zeros where absent)
-    counts: np.ndarray  # [28] how many cells each prototype averages
-    weight: float = 0.5
+    vectors: np.ndarray  # [m, D] unit embeddings of the enrolled cells
+    labels: np.ndarray  # [m] their class indices into CLASSES
+    weight: float = 0.4
 
     @classmethod
     def from_embeddings(cls, embeddings: np.ndarray, labels: Sequence[str],
-                        weight: float = 0.5) -> Prototypes:
+                        weight: float = 0.4) -> Prototypes:
         index = np.array([CLASSES.index(c) for c in labels], np.int64)
-        sums = np.zeros((len(CLASSES), embeddings.shape[1]), np.float64)
-        np.add.at(sums, index, embeddings)
-        norms = np.linalg.norm(sums, axis=1, keepdims=True)
-        vectors = np.where(norms > 0, sums / np.maximum(norms, 1e-12), 0.0)
-        return cls(vectors.astype(np.float32), np.bincount(index, minlength=len(CLASSES)),
-                   weight)
+        return cls(np.asarray(embeddings, np.float32), index, weight)
+
+    @property
+    def counts(self) -> np.ndarray:
+        """[28] enrolled examples per class."""
+        return np.bincount(self.labels, minlength=len(CLASSES))
 
     def adapt(self, logits: np.ndarray, embeddings: np.ndarray, scale: float) -> np.ndarray:
-        present = self.counts > 0
-        similar = scale * (embeddings @ self.vectors.T)
-        return np.where(present, logits + self.weight * (similar - logits), logits)
+        similar = embeddings @ self.vectors.T
+        out = logits.copy()
+        for c in np.unique(self.labels):
+            nearest = np.sort(similar[:, self.labels == c], axis=1)[:, -NEAREST:].mean(1)
+            out[:, c] += self.weight * (scale * nearest - logits[:, c])
+        return out
 
     def save(self, path: str | Path) -> None:
-        np.savez(path, classes=CLASSES, vectors=self.vectors, counts=self.counts,
+        np.savez(path, classes=CLASSES, vectors=self.vectors, labels=self.labels,
                  weight=self.weight)
 
     @classmethod
@@ -91,7 +98,7 @@ class Prototypes:
         with np.load(path) as data:
             if str(data["classes"]) != CLASSES:
                 raise ValueError(f"{path}: prototypes for classes {data['classes']}")
-            return cls(data["vectors"], data["counts"], float(data["weight"]))
+            return cls(data["vectors"], data["labels"], float(data["weight"]))
 
 
 @dataclass(frozen=True)
