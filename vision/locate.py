@@ -42,7 +42,7 @@ class LocateConfig:
     model_path: Path = DEFAULT_MODEL
     threads: int = 1  # onnxruntime threads; the app reads several cameras on few cores
     peak_threshold: float = 0.3  # corner heatmap height that counts as a peak
-    min_contrast: float = 2.0  # grid-line edge strength over off-line strength, to accept
+    min_contrast: float = 1.5  # grid-line edge strength over off-line strength, to accept
     max_shift: float = 1.2  # cells a refined corner may move from where it started
 
 
