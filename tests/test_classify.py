@@ -7,10 +7,12 @@ from tilecast.vision import TileClassifier
 from tilecast.vision.classify import CLASSES, INPUT_SIZE, Prototypes, TileReading, preprocess
 from tilecast.vision.render import render_cells
 
-# Measured on these 448 crops (new looks, never rendered for training) with the shipped model:
-# 95.8% of cells and 98.0% of letters' turns right. The bounds leave a margin for renderer
-# changes. These crops are harder than whole-board cells (models/MODEL_CARD.md).
-MIN_ACCURACY = 0.93
+# Tile styles held out of training (HELD_OUT_TILES in models/tile_splits.py). Measured on the
+# 448 crops below with the shipped model: 94.2% of cells and 98.3% of letters' turns right.
+# The bounds leave a margin for renderer changes. Such single crops are much harder than a
+# whole board's cells (models/MODEL_CARD.md).
+HELD_OUT_TILES = ("yellow_red", "protile_green", "protile_grey")
+MIN_ACCURACY = 0.91
 MIN_ROTATION_ACCURACY = 0.95
 
 
@@ -21,7 +23,7 @@ def clf():
 
 @pytest.fixture(scope="module")
 def fresh():
-    return render_cells(448, seed=31_337, looks=14)
+    return render_cells(448, seed=31_337, looks=14, tile_families=HELD_OUT_TILES)
 
 
 @pytest.fixture(scope="module")
@@ -53,7 +55,7 @@ def test_embeddings_are_unit_vectors(predicted):
     assert predicted.orientation.shape == (448, 8)
 
 
-def test_accuracy_on_fresh_renders(fresh, predicted):
+def test_accuracy_on_fresh_renders_of_held_out_styles(fresh, predicted):
     labels = fresh[1]
     right = predicted.probabilities.argmax(1) == labels.index
     assert right.mean() >= MIN_ACCURACY, f"accuracy {right.mean():.3f}"

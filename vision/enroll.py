@@ -90,17 +90,16 @@ def _face(face: str) -> str:
 def enroll_board(clf: TileClassifier, cells: Sequence[np.ndarray], tileset: TileSet
                  ) -> EnrolmentCheck:
     """Read a photo's 225 cell crops (row-major, any of the board's eight orientations) as the
-    enrolment layout: find the orientation that fits it best, list what disagrees, and take
-    prototypes from every square, labelled by the layout except where a tile is missing or
-    extra (there the square's reading is used)."""
+    enrolment layout: find the orientation that fits it best, list what disagrees, and keep
+    every square's embedding as an example of what the layout puts there, except squares
+    where a tile was read but none belongs or none was read but one belongs (a tile missing,
+    extra, or an empty square taken for a blank: either way the label is in doubt)."""
     expected = enrolment_layout(tileset)
     pred = clf.with_prototypes(None).predict(cells)
     logp = np.log(np.clip(pred.probabilities, 1e-9, 1.0))
     target = np.array([CLASSES.index(c) for c in expected.ravel()])
     order = max(board_orders(), key=lambda o: logp[o, target].sum())
     read = np.array([CLASSES[i] for i in pred.probabilities[order].argmax(1)]).reshape(SIZE, SIZE)
-    labels = expected.copy()
-    unsure = (read == ".") != (expected == ".")
-    labels[unsure] = read[unsure]
-    return EnrolmentCheck(order, read, check_layout(read, expected, tileset),
-                          Prototypes.from_embeddings(pred.embeddings[order], labels.ravel()))
+    sure = ((read == ".") == (expected == ".")).ravel()
+    prototypes = Prototypes.from_embeddings(pred.embeddings[order][sure], expected.ravel()[sure])
+    return EnrolmentCheck(order, read, check_layout(read, expected, tileset), prototypes)
