@@ -3,8 +3,8 @@
 Frames arrive with a motion score (how much the rectified board changed since the previous
 frame) and the classifier's per-cell probabilities. A reading is committed once the board has
 been still for `still_s` seconds and nearly every square's top label held across that window;
-the committed probabilities are the window's mean, so motion blur right after a tile lands, a flicker
-or a passing hand never becomes a move. Each still period commits at most once.
+the committed probabilities are the window's mean, so motion blur right after a tile lands, a
+flicker or a passing hand never becomes a move. Each still period commits at most once.
 """
 
 from __future__ import annotations
