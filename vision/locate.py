@@ -51,7 +51,7 @@ class BoardFix:
     """Where the playing area is: corners (4, 2) float32 in image pixels, order as above."""
 
     corners: np.ndarray = field(repr=False)
-    quality: float  # 0-1: how clearly a 15x15 grid shows at these corners
+    quality: float  # 0-1: how clearly a 15x15 grid shows there; under about 0.5, doubtful
 
 
 def order_corners(points: np.ndarray) -> np.ndarray:
@@ -66,14 +66,15 @@ def locate_board(image: np.ndarray, cfg: LocateConfig | None = None) -> BoardFix
     """Find the playing area in a BGR frame, or raise BoardNotFound."""
     cfg = cfg or LocateConfig()
     coarse, confidence = _coarse_corners(image, cfg)
-    return _refined_fix(image, coarse, confidence, cfg)
+    return _refined_fix(image, order_corners(coarse), confidence, cfg)
 
 
 def track(image: np.ndarray, previous: BoardFix, cfg: LocateConfig | None = None) -> BoardFix:
     """Follow a board that moved a little since `previous`, without the network.
 
-    Raises BoardNotFound when the grid no longer shows at the old place (the board moved
-    too far, or a hand hides too much of it): call locate_board() then.
+    Keeps the previous corner order, so a board near 45 degrees does not change its first
+    corner from frame to frame. Raises BoardNotFound when the grid no longer shows at the old
+    place (the board moved too far, or a hand hides too much of it): call locate_board() then.
     """
     return _refined_fix(image, previous.corners, 1.0, cfg or LocateConfig())
 
@@ -81,9 +82,9 @@ def track(image: np.ndarray, previous: BoardFix, cfg: LocateConfig | None = None
 def _refined_fix(
     image: np.ndarray, corners: np.ndarray, confidence: float, cfg: LocateConfig
 ) -> BoardFix:
-    fit = _refine(image, order_corners(corners))
+    fit = _refine(image, np.asarray(corners, np.float32))
     cell = cell_size_px(fit.corners)
-    shift = float(np.linalg.norm(fit.corners - order_corners(corners), axis=1).max()) / cell
+    shift = float(np.linalg.norm(fit.corners - corners, axis=1).max()) / cell
     if fit.contrast < cfg.min_contrast or shift > cfg.max_shift:
         raise BoardNotFound(
             f"no 15x15 grid where the board should be (grid contrast {fit.contrast:.2f}, "
