@@ -136,6 +136,36 @@ def infer_play(
     return first
 
 
+def line_groups(board: Board, squares: Sequence[tuple[int, int]]) -> list[list[tuple[int, int]]]:
+    """The runs of `squares` that could be one play: squares sharing a row (or a column) and
+    joined by each other or by tiles already on the board. When the camera reads stray tiles
+    (a square cut off at the frame's edge, a reflection), the real play is one of these."""
+    chosen = set(squares)
+    groups = []
+    for across in (True, False):
+        lines: dict[int, list[int]] = {}
+        for r, c in squares:
+            lines.setdefault(r if across else c, []).append(c if across else r)
+        for fixed, along in lines.items():
+            along.sort()
+            run = [along[0]]
+            for a in along[1:]:
+                between = range(run[-1] + 1, a)
+                filled = all(
+                    board.occupied(*((fixed, b) if across else (b, fixed)))
+                    or ((fixed, b) if across else (b, fixed)) in chosen
+                    for b in between
+                )
+                if filled:
+                    run.append(a)
+                else:
+                    groups.append([(fixed, x) if across else (x, fixed) for x in run])
+                    run = [a]
+            groups.append([(fixed, x) if across else (x, fixed) for x in run])
+    unique = {tuple(sorted(g)) for g in groups}
+    return [list(g) for g in unique]
+
+
 def _tile(p: Sequence[float], k: int) -> Tile:
     if k != BLANK_CLASS:
         return Tile(CLASSES[k])

@@ -210,3 +210,22 @@ def test_motion_ignores_one_flickering_square_but_not_a_hand():
     assert motion_score(None, board) == float("inf")
     assert motion_score(board, flicker) < 1.0
     assert motion_score(board, hand) > 40.0
+
+
+def test_stray_readings_away_from_the_play_do_not_hide_it(english, wespa):
+    rec = recorder(english, wespa)
+    seen = put(Board(), "8D", "WINDY")
+    # a cut-off corner of the frame reads as two tiles far from the play
+    notes = camera(rec, probs_of(seen, {(0, 0): {"?": 0.9, ".": 0.1}, (2, 1): {"A": 0.8}}))
+    assert [n[0] for n in notes] == ["alert", "move_recorded"]
+    assert notes[0][1]["alert"].kind == "stray-tiles" and "A1 B3" in notes[0][1]["alert"].message
+    assert rec.game.turns[-1].word == "WINDY" and rec.game.scores == (32, 0)
+
+
+def test_line_groups_split_runs_at_empty_squares():
+    from tilecast.engine.infer import line_groups
+
+    board = put(Board(), "8D", "WINDY")
+    groups = {tuple(g) for g in line_groups(board, [(6, 3), (6, 4), (6, 9), (8, 3)])}
+    assert ((6, 3), (6, 4)) in groups and ((6, 9),) in groups
+    assert ((6, 3), (7, 3), (8, 3))[::2] in groups  # joined through the W of WINDY

@@ -13,7 +13,14 @@ from typing import Any
 
 from tilecast.engine import game as g
 from tilecast.engine.board import parse_coord, square_name
-from tilecast.engine.infer import Probs, board_change, infer_play
+from tilecast.engine.infer import (
+    EMPTY_CLASS,
+    Inferred,
+    Probs,
+    board_change,
+    infer_play,
+    line_groups,
+)
 from tilecast.engine.lexicon import Lexicon
 from tilecast.engine.rules import Rules
 from tilecast.engine.tiles import TileSet
@@ -229,25 +236,10 @@ class Recorder:
             return self._disturbed(change, time, "tiles moved")
         if not change.added or game.phase != g.PLAYING:
             return []
-        reading = infer_play(game.board, probs, change.added, self.tileset, self.lexicon)
-        note: list[dict[str, Any]] = []
-        if not reading.legal and self.lexicon is not None:
-            unchecked = infer_play(game.board, probs, change.added, self.tileset)
-            if unchecked.legal:
-                note = [
-                    _alert(
-                        "phony",
-                        f"{unchecked.coord} {unchecked.word}: {reading.reason}",
-                        "info",
-                        len(game.turns),
-                        time,
-                    )
-                ]
-                reading = unchecked
-        if not reading.legal:
-            return self._disturbed(
-                change, time, f"not a legal play ({reading.reason})", kind="illegal-play"
-            )
+        reading, note = self._best_reading(probs, change.added, time)
+        if reading is None:
+            why = infer_play(game.board, probs, change.added, self.tileset).reason
+            return self._disturbed(change, time, f"not a legal play ({why})", kind="illegal-play")
         self.disturbed = ()
         entry = {
             "type": "play",
@@ -260,6 +252,50 @@ class Recorder:
         if any(p.tile.blank for p in reading.placed):
             entry["blank_options"] = [list(o) for o in reading.blank_options]
         return note + [entry]
+
+    def _best_reading(
+        self, probs: Probs, added: tuple, time: float
+    ) -> tuple[Inferred | None, list[dict[str, Any]]]:
+        """The most plausible play and the alerts it comes with, or None. In order: all new
+        squares as words of the lexicon; all of them as a possible phony; then, when they do
+        not make one play (stray readings at the frame's edge, a reflection), the most strongly
+        seen run of them that does, the rest reported as stray."""
+        board, turn = self.game.board, len(self.game.turns)
+        checks = [self.lexicon, None] if self.lexicon is not None else [None]
+        for lexicon in checks:
+            reading = infer_play(board, probs, added, self.tileset, lexicon)
+            if reading.legal:
+                phony = lexicon is None and self.lexicon is not None
+                return reading, [
+                    _alert(
+                        "phony",
+                        f"{reading.coord} {reading.word}: not in the lexicon",
+                        "info",
+                        turn,
+                        time,
+                    )
+                ] if phony else []
+
+        def seen(group: list) -> float:
+            return sum(1.0 - probs[r * 15 + c][EMPTY_CLASS] for r, c in group)
+
+        groups = [g for g in line_groups(board, added) if len(g) < len(added)]
+        for group in sorted(groups, key=seen, reverse=True)[:12]:
+            for lexicon in checks:
+                reading = infer_play(board, probs, group, self.tileset, lexicon)
+                if reading.legal:
+                    stray = " ".join(square_name(*sq) for sq in sorted(set(added) - set(group)))
+                    return reading, [
+                        _alert(
+                            "stray-tiles",
+                            f"read as tiles but not part of "
+                            f"{reading.coord} {reading.word}: {stray}",
+                            "info",
+                            turn,
+                            time,
+                        )
+                    ]
+        return None, []
 
     def _disturbed(self, change, time: float, what: str, kind: str = "board-disturbed"):
         key = (change.added, change.removed)
@@ -310,4 +346,3 @@ def _apply(game: g.Game, a: dict[str, Any]) -> g.Game:
             return g.end_scoreless(game, tuple(a["racks"]))
         raise g.GameError("phase", f"cannot end the game in phase {game.phase!r}")
     raise InputError(f"unknown action {kind!r}")
-
