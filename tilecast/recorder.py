@@ -27,6 +27,9 @@ from tilecast.engine.tiles import TileSet
 from tilecast.events import Alert
 
 Note = tuple[str, dict[str, Any]]  # (hook name without the tilecast_ prefix, arguments)
+# A lexicon word is preferred to the camera's best reading unless that reading is more than
+# 1 / PHONY_ODDS times as probable; then it is recorded as read, a possible phony.
+PHONY_ODDS = 0.01
 
 
 class InputError(ValueError):
@@ -228,12 +231,11 @@ class Recorder:
         if change.none or game.phase == g.OVER:
             return []
         last = game.last_play
-        if change.removed and not change.added:
+        if change.removed:
+            # The last play taken back is a withdrawn phony, whatever stray squares read too.
             if last and set(change.removed) == {(p.row, p.col) for p in last.placed}:
                 return [{"type": "withdraw", "source": "camera", "time": time}]
-            return self._disturbed(change, time, "tiles removed")
-        if change.removed:
-            return self._disturbed(change, time, "tiles moved")
+            return self._disturbed(change, time, "tiles moved" if change.added else "tiles removed")
         if not change.added or game.phase != g.PLAYING:
             return []
         reading, note = self._best_reading(probs, change.added, time)
@@ -262,19 +264,18 @@ class Recorder:
         seen run of them that does, the rest reported as stray."""
         board, turn = self.game.board, len(self.game.turns)
         checks = [self.lexicon, None] if self.lexicon is not None else [None]
-        for lexicon in checks:
-            reading = infer_play(board, probs, added, self.tileset, lexicon)
-            if reading.legal:
-                phony = lexicon is None and self.lexicon is not None
-                return reading, [
-                    _alert(
-                        "phony",
-                        f"{reading.coord} {reading.word}: not in the lexicon",
-                        "info",
-                        turn,
-                        time,
-                    )
-                ] if phony else []
+        raw = infer_play(board, probs, added, self.tileset)
+        if self.lexicon is not None:
+            word = infer_play(board, probs, added, self.tileset, self.lexicon)
+            # The lexicon may mend a doubtful letter, but must not turn a clearly read phony
+            # into some other valid word.
+            if word.legal and (not raw.legal or word.probability >= PHONY_ODDS * raw.probability):
+                return word, []
+            if raw.legal:
+                why = f"{raw.coord} {raw.word}: not in the lexicon"
+                return raw, [_alert("phony", why, "info", turn, time)]
+        elif raw.legal:
+            return raw, []
 
         def seen(group: list) -> float:
             return sum(1.0 - probs[r * 15 + c][EMPTY_CLASS] for r, c in group)
