@@ -42,9 +42,9 @@ class SharedSession(Session):
         with self.lock:
             super().submit(entry)
 
-    def camera(self, probs: np.ndarray, frame: int, time: float) -> None:
+    def camera(self, probs: np.ndarray, frame: int, time: float, view: int | None = None) -> None:
         with self.lock:
-            super().camera(probs, frame, time)
+            super().camera(probs, frame, time, view)
 
     def close(self, settle: bool = False) -> None:
         with self.lock:

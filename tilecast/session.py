@@ -53,7 +53,15 @@ class Session:
         for hook, kwargs in notes:
             self._fire(hook, **kwargs)
 
-    def camera(self, probs: np.ndarray, frame: int, time: float) -> None:
+    @property
+    def camera_view(self) -> int | None:
+        """The camera view (see vision.reader.Reading.view) the journal last recorded."""
+        views = [
+            e["view"] for e in self.journal.entries if e.get("type") == "board" and "view" in e
+        ]
+        return views[-1] if views else None
+
+    def camera(self, probs: np.ndarray, frame: int, time: float, view: int | None = None) -> None:
         """A committed (still) camera reading: journal what was read, then any move in it."""
         for entry in self.recorder.read_board(probs.tolist(), round(time, 3)):
             self.submit(entry)
@@ -61,7 +69,10 @@ class Session:
         # moves already recorded make it no change.
         top = probs.argmax(axis=1)
         rows = ["".join(CLASSES[k] for k in top[r * SIZE : (r + 1) * SIZE]) for r in range(SIZE)]
-        self.submit({"type": "board", "frame": frame, "time": round(time, 3), "rows": rows})
+        entry = {"type": "board", "frame": frame, "time": round(time, 3), "rows": rows}
+        if view is not None:
+            entry["view"] = view
+        self.submit(entry)
         self._fire("board_committed", board=self.game.board, rows=rows, frame=frame, time=time)
 
     def close(self, settle: bool = False) -> None:

@@ -31,9 +31,9 @@ def load_events(path: str | Path) -> list[dict[str, Any]]:
         except json.JSONDecodeError as exc:
             raise EventsFileError(f"{path}:{number}: not JSON: {exc.msg}") from exc
         if not isinstance(event, dict) or not isinstance(event.get("type"), str):
-            raise EventsFileError(f"{path}:{number}: an event needs a \"type\"")
+            raise EventsFileError(f'{path}:{number}: an event needs a "type"')
         if not isinstance(event.get("time"), int | float):
-            raise EventsFileError(f"{path}:{number}: an event needs a numeric \"time\"")
+            raise EventsFileError(f'{path}:{number}: an event needs a numeric "time"')
         events.append({**event, "events_line": number})
     return sorted(events, key=lambda e: e["time"])
 
@@ -59,10 +59,14 @@ def watch(
         if reading is not None:
             probs = gate.feed(time, reading.motion, reading.probs)
             if probs is not None:
-                session.camera(probs, index, time)
+                session.camera(probs, index, time, reading.view)
         if progress and total and (100 * (index + 1)) // total != (100 * index) // total:
-            print(f"\r{100 * (index + 1) // total:3d}% frame {index + 1}/{total}", end="",
-                  file=sys.stderr, flush=True)
+            print(
+                f"\r{100 * (index + 1) // total:3d}% frame {index + 1}/{total}",
+                end="",
+                file=sys.stderr,
+                flush=True,
+            )
     for event in pending:
         _submit_event(session, event)
     if progress and total:

@@ -4,8 +4,8 @@ row 1 is at the top with the letters upright.
 
 Mirroring and the turntable orientation are decided from the tiles themselves: the classifier
 tells, for every tile, which of the eight ways (four turns, mirrored or not) its letter reads,
-and the tiles' vote says whether the feed is mirrored and which corner is 1A. Both are sticky
-once enough tiles have voted, so one odd frame cannot turn the board.
+and the vote of every confident tile seen so far says whether the feed is mirrored and which
+corner is 1A, so one odd frame cannot turn the board.
 """
 
 from __future__ import annotations
@@ -21,7 +21,6 @@ from .rectify import cell_crops, rectify
 from .stillness import motion_score
 
 EMPTY = 27  # class index of an empty square (classes 'A'-'Z', '?', '.')
-MIN_VOTES = 6  # a quarter of the tile votes needed before orientation and mirroring are fixed
 
 
 class Prediction(Protocol):
@@ -42,6 +41,7 @@ class Reading:
     corners: np.ndarray = field(repr=False)  # image pixels of 1A, 1O, 15O, 15A
     orientation: int  # degrees the board is turned counter-clockwise in the (unmirrored) frame
     mirrored: bool
+    view: int  # the winning vote: 4 * mirrored + quarter turns of the tiles in the crops
 
 
 class BoardReader:
@@ -53,12 +53,15 @@ class BoardReader:
         corners: np.ndarray | None = None,
         cell_px: int = 32,
         crop: int = 64,
+        view: int | None = None,
     ) -> None:
         self.classifier = classifier
         self.manual = None if corners is None else np.asarray(corners, np.float32)
         self.cell_px, self.crop = cell_px, crop
         self.fix: BoardFix | None = None
         self.votes = np.zeros(8)  # tiles seen in each (mirrored, quarter turn) orientation
+        if view is not None:  # resuming: the view decided before stands
+            self.votes[view] = 1e9
         self._previous: np.ndarray | None = None
 
     def _corners(self, frame: np.ndarray) -> np.ndarray:
@@ -98,14 +101,18 @@ class BoardReader:
             order = order[[1, 0, 3, 2]]
         grid = np.rot90(probs, -k)
         order = np.roll(order, k, axis=0)
-        return Reading(np.ascontiguousarray(grid.reshape(225, -1)), motion, order, 90 * k, mirrored)
+        view = int(np.argmax(self.votes))
+        return Reading(
+            np.ascontiguousarray(grid.reshape(225, -1)), motion, order, 90 * k, mirrored, view
+        )
 
     def _orientation(self, pred: Prediction) -> tuple[bool, int]:
         """Whether the feed is mirrored, and the quarter turns (counter-clockwise) of the board
-        in the unmirrored frame, by the tiles' vote; fixed once enough tiles have voted."""
-        if self.votes.sum() < 4 * MIN_VOTES:
-            tiles = pred.probabilities[:, EMPTY] < 0.5
-            np.add.at(self.votes, pred.orientation[tiles].argmax(1), 1)
+        in the unmirrored frame, by the vote of every tile read with confidence so far (stray
+        readings at a frame's edge are rarely confident, and real tiles outnumber them)."""
+        sure = (pred.probabilities[:, EMPTY] < 0.1) & (pred.probabilities.max(1) > 0.9)
+        sure &= pred.orientation.max(1) > 0.8
+        np.add.at(self.votes, pred.orientation[sure].argmax(1), 1)
         best = int(np.argmax(self.votes))
         mirrored, turn = best >= 4, best % 4
         # A mirrored crop turned `turn` quarters reads, unmirrored, as turned the other way.

@@ -68,12 +68,12 @@ def _session(args: argparse.Namespace, out_dir: Path, source: str) -> Session:
     return Session(info, recorder, plugin_manager())
 
 
-def _reader(args: argparse.Namespace):
+def _reader(args: argparse.Namespace, session: Session):
     from tilecast.vision import TileClassifier
     from tilecast.vision.reader import BoardReader
 
     clf = TileClassifier.load(tileset=args.enrolled)
-    return BoardReader(clf, corners_arg(args.corners))
+    return BoardReader(clf, corners_arg(args.corners), view=session.camera_view)
 
 
 def resumed_frames(spec: str, session: Session, fps: float, realtime: bool = False):
@@ -104,7 +104,7 @@ def run_annotate(args: argparse.Namespace) -> int:
         print(f"tilecast annotate: {exc}", file=sys.stderr)
         return 2
     session = _session(args, out_dir, args.video)
-    reader = _reader(args)
+    reader = _reader(args, session)
     try:
         source = resumed_frames(args.video, session, args.fps)
         gate = StillnessGate(StillConfig(still_s=args.still))
@@ -129,7 +129,7 @@ def run_live(args: argparse.Namespace) -> int:
     session = _session(args, out_dir, args.source)
     try:
         events = load_events(args.events) if args.events else []
-        reader = _reader(args)
+        reader = _reader(args, session)
         source = resumed_frames(args.source, session, args.fps, realtime=args.realtime)
         watch(session, reader, source, StillnessGate(StillConfig(args.still)), events)
     except KeyboardInterrupt:
