@@ -25,10 +25,8 @@ def record_path(session: SessionInfo) -> Path:
 def record_text(session: SessionInfo, game: Game) -> str:
     """The GCG text of `game` with the session's players and the board name as the game id."""
     pragmas = [("description", "Tilecast")]
-    # SessionInfo carries no lexicon yet; a session object that knows one gets #lexicon.
-    lexicon = getattr(session, "lexicon", "")
-    if lexicon:
-        pragmas.append(("lexicon", lexicon))
+    if session.lexicon:
+        pragmas.append(("lexicon", session.lexicon))
     pragmas.append(("id", f"tilecast {session.board}"))
     record = game_record(game, players(*session.players), pragmas=tuple(pragmas))
     return format_gcg(record)

@@ -3,15 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from pathlib import Path
 
 import numpy as np
 
 from tilecast.config import load_profile, load_tileset
-from tilecast.engine.gcg import format_gcg
-from tilecast.engine.record import game_record, players
 from tilecast.events import SessionInfo
 from tilecast.pluginmanager import plugin_manager
 from tilecast.recorder import Recorder
@@ -64,7 +61,10 @@ def _session(args: argparse.Namespace, out_dir: Path, source: str) -> Session:
 
     lexicon = load_lexicon(args.lexicon) if args.lexicon else None
     recorder = Recorder(load_profile(args.profile), load_tileset("english"), lexicon)
-    info = SessionInfo(args.board, (args.player1, args.player2), args.profile, str(out_dir), source)
+    info = SessionInfo(
+        args.board, (args.player1, args.player2), args.profile, str(out_dir), source,
+        args.lexicon or "",
+    )
     return Session(info, recorder, plugin_manager())
 
 
@@ -143,16 +143,7 @@ def run_live(args: argparse.Namespace) -> int:
 
 
 def write_gcg(session: Session, path: Path) -> None:
-    """The session's record as GCG, written atomically."""
-    record = game_record(
-        session.game,
-        players(*session.info.players),
-        pragmas=(("description", "Recorded by Tilecast"), ("id", f"tilecast {session.info.board}")),
-    )
-    tmp = path.with_name(path.name + ".tmp")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(tmp, "w", encoding="utf-8") as fh:
-        fh.write(format_gcg(record))
-        fh.flush()
-        os.fsync(fh.fileno())
-    os.replace(tmp, path)
+    """The session's record as GCG, written atomically (the same text the live file holds)."""
+    from tilecast.plugins.annotation import record_text, write_atomic
+
+    write_atomic(path, record_text(session.info, session.game))
