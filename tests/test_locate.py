@@ -132,10 +132,11 @@ def test_blank_frame_raises(image):
 def test_refinement_pulls_rough_corners_onto_the_grid():
     rng = np.random.default_rng(3)
     truth = POSES[0]
-    gray = cv2.cvtColor(scene(rng, truth, draw_board(rng)), cv2.COLOR_BGR2GRAY)
+    image = scene(rng, truth, draw_board(rng))
+    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     cell = cell_size_px(truth)
     rough = truth + rng.uniform(-0.3, 0.3, (4, 2)).astype(np.float32) * cell
-    fit = refine_to_grid(smooth_for_grid(gray, rough), rough)
+    fit = refine_to_grid(smooth_for_grid(gray, rough), rough, image)
     assert max_error_cells(rough, truth) > 0.15
     assert max_error_cells(fit.corners, truth) < 0.1
     assert fit.lines >= 30

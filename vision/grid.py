@@ -5,7 +5,8 @@ grid lines, and the edges of tiles that sit on them, pin the board to about a pi
 warps the photo top-down, finds every line's offset piece by piece (one piece per cell, so a
 hand over part of a line only loses those pieces), fits a straight line through the pieces,
 and fits a homography to the lines' crossings, discarding lines that disagree. A fit locked
-one whole line off is recognised by a missing boundary line and moved back. Each corner is
+one whole line off is recognised by the premium squares (vision.premiums) and moved back.
+Each corner is
 then placed by the grid near it alone (lens distortion bends the grid), and finally each side
 moves out to the outer edge of the printed border, which is where the playing area's corners
 are taken to be (as in the labelled photos).
@@ -18,6 +19,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from .premiums import best_shift
 from .rectify import SIZE, board_to_image, cell_size_px, warp_board
 
 CELL_PX = 16  # resolution of the top-down search image
@@ -27,6 +29,7 @@ _MIN_PIECES = 4  # a line needs this many agreeing pieces to count
 _MIN_LINES = 6  # per direction, for a homography worth trusting
 _LOCAL = 7  # cells around a corner that place it
 _SQUARE = np.float32([[0, 0], [SIZE, 0], [SIZE, SIZE], [0, SIZE]])
+_SHIFT_GAIN = 1.3  # a shifted layout must explain this much more of the colours to move
 
 
 @dataclass(frozen=True)
@@ -36,6 +39,7 @@ class GridFit:
     corners: np.ndarray  # (4, 2) float32, same order as the input corners
     contrast: float  # edge strength on the grid lines / half a cell off them
     lines: int  # grid lines found in the last pass, of 32
+    layout: float  # how well the premium layout explains the squares' colours (0-1)
 
 
 def smooth_for_grid(gray: np.ndarray, corners: np.ndarray) -> np.ndarray:
@@ -46,9 +50,15 @@ def smooth_for_grid(gray: np.ndarray, corners: np.ndarray) -> np.ndarray:
 
 
 def refine_to_grid(
-    smoothed: np.ndarray, corners: np.ndarray, windows: tuple[float, ...] = (0.45, 0.3, 0.15)
+    smoothed: np.ndarray,
+    corners: np.ndarray,
+    image: np.ndarray,
+    windows: tuple[float, ...] = (0.45, 0.3, 0.15),
 ) -> GridFit:
-    """Refine corners on a smooth_for_grid() image; each pass searches +-window cells."""
+    """Refine corners on a smooth_for_grid() image; each pass searches +-window cells.
+
+    image: the same view unsmoothed (colour when there is colour), for the premium squares.
+    """
     current = np.asarray(corners, np.float32)
     lines = 0
     for window in windows:
@@ -56,17 +66,18 @@ def refine_to_grid(
         if found is None:
             break
         current, lines = found
+    layout = 0.0
     for attempt in range(3):  # a coarse fix off by most of a cell can lock one line off
-        pieces = _grid_pieces(smoothed, current)
-        shift = _grid_shift(pieces)
-        if shift == (0, 0) or attempt == 2:
+        shift, best, layout = best_shift(image, current)
+        if shift == (0, 0) or best < _SHIFT_GAIN * layout + 0.05 or attempt == 2:
             break
-        current = _shifted(current, shift)
+        current, layout = _shifted(current, shift), best
         found = _refine_once(smoothed, current, windows[-1])
         if found is not None:
             current, lines = found
-    contrast = _contrast(pieces)
-    return GridFit(_outer_edge(smoothed, _local_corners(pieces, current)), contrast, lines)
+    pieces = _grid_pieces(smoothed, current)
+    corners_out = _outer_edge(smoothed, _local_corners(pieces, current))
+    return GridFit(corners_out, _contrast(pieces), lines, layout)
 
 
 def _grid_pieces(smoothed: np.ndarray, corners: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -84,29 +95,6 @@ def _contrast(grid_pieces: tuple[np.ndarray, np.ndarray]) -> float:
         half = pos[:-1] + CELL_PX / 2
         off += float(np.mean([pieces[int(round(p)) - 1 : int(round(p)) + 2].max(0) for p in half]))
     return on / max(off, 1e-6)
-
-
-def _grid_shift(grid_pieces: tuple[np.ndarray, np.ndarray]) -> tuple[int, int]:
-    """(du, dv) in whole cells, when the fit is locked one line off.
-
-    Then one end line of the fit lies on no line at all (a board always shows both of its
-    boundary lines), while a real line lies just beyond the other end. Plain strength of the
-    lines outside is no guide: a frame's edge may lie a cell out.
-    """
-    shift = []
-    for pieces in grid_pieces:
-        strength = {}
-        for i in range(-1, LINES + 1):
-            row = int(round((i + MARGIN) * CELL_PX))
-            strength[i] = float(np.median(pieces[row - 1 : row + 2].max(0)))
-        typical = float(np.median([strength[i] for i in range(1, LINES - 1)]))
-        if strength[LINES - 1] < 0.3 * typical and strength[-1] > 0.6 * typical:
-            shift.append(-1)
-        elif strength[0] < 0.3 * typical and strength[LINES] > 0.6 * typical:
-            shift.append(1)
-        else:
-            shift.append(0)
-    return shift[1], shift[0]  # the transposed ridge gives the shift along u
 
 
 def _shifted(corners: np.ndarray, shift: tuple[int, int]) -> np.ndarray:

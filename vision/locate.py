@@ -103,8 +103,8 @@ def _refine(image: np.ndarray, corners: np.ndarray) -> GridFit:
     offset = np.float32([x0, y0])
     roi = gray[y0:y1, x0:x1]
     local = corners - offset
-    fit = refine_to_grid(smooth_for_grid(roi, local), local)
-    return GridFit(fit.corners + offset, fit.contrast, fit.lines)
+    fit = refine_to_grid(smooth_for_grid(roi, local), local, image[y0:y1, x0:x1])
+    return GridFit(fit.corners + offset, fit.contrast, fit.lines, fit.layout)
 
 
 @lru_cache(maxsize=4)
