@@ -17,8 +17,6 @@ import json
 import time
 from pathlib import Path
 
-import numpy as np
-
 from tilecast.cli import main as cli
 from tilecast.config import load_profile, load_tileset
 from tilecast.engine.gcg import parse_gcg
@@ -26,7 +24,7 @@ from tilecast.engine.infer import notation
 from tilecast.engine.replay import replay
 from tilecast.engine.selfplay import self_play
 from tilecast.lexicons import load_lexicon
-from tilecast.vision.render.script import add_phonies, turns_from_game
+from tilecast.vision.render.script import turns_from_game
 from tilecast.vision.render.video import render_game
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "gcg"
@@ -49,9 +47,8 @@ def sources(n_gcg: int, n_self: int):
             break
     lexicon = load_lexicon("enable")
     for seed in range(n_self):
-        game = self_play(lexicon, tileset, rules, 1000 + seed).game
-        turns = add_phonies(turns_from_game(game), np.random.default_rng(seed), share=0.1)
-        yield f"selfplay{1000 + seed}", game, turns
+        game = self_play(lexicon, tileset, rules, 1000 + seed, phonies=0.1).game
+        yield f"selfplay{1000 + seed}", game, turns_from_game(game)
 
 
 def expected(game, turns) -> list[tuple]:

@@ -13,13 +13,23 @@ from dataclasses import dataclass
 from itertools import combinations
 
 from .board import Board
-from .game import OUT, PLAYING, SCORELESS, Game, end_out, end_scoreless, exchange, new_game
+from .game import (
+    OUT,
+    PLAYING,
+    SCORELESS,
+    Game,
+    end_out,
+    end_scoreless,
+    exchange,
+    new_game,
+    withdraw,
+)
 from .game import pass_turn as game_pass
 from .game import play as game_play
 from .gcg import GcgPlayer, GcgRecord
 from .lexicon import Lexicon
 from .movegen import Move, generate
-from .play import RACK_SIZE
+from .play import RACK_SIZE, formed_words
 from .record import game_record
 from .rules import Rules
 from .tiles import BLANK, TileSet
@@ -116,6 +126,31 @@ def choose(
     return Choice("pass") if best is None else Choice("play", move=best)
 
 
+def phony(board: Board, move: Move, lexicon: Lexicon, rng: random.Random) -> str | None:
+    """The move's word with its new letters shuffled so that some word it forms is not in the
+    lexicon (what a player tries as a bluff), or None when no shuffle of a few tries does."""
+    new = [i for i, ch in enumerate(move.word) if ch != "."]
+    if len(new) < 2:
+        return None
+    for _ in range(8):
+        order = rng.sample(new, len(new))
+        letters = list(move.word)
+        for i, j in zip(new, order, strict=True):
+            letters[i] = move.word[j]
+        word = "".join(letters)
+        if word == move.word:
+            continue
+        tried = Move(move.coord, word, 0)
+        after = board.with_tiles((p.row, p.col, p.tile) for p in tried.placements)
+        words = [
+            "".join(after.at(r, c).letter for r, c in squares)
+            for squares in formed_words(board, tried.placements)
+        ]
+        if any(w not in lexicon for w in words):
+            return word
+    return None
+
+
 @dataclass(frozen=True)
 class SelfPlay:
     game: Game
@@ -123,9 +158,19 @@ class SelfPlay:
 
 
 def self_play(
-    lexicon: Lexicon, tileset: TileSet, rules: Rules, seed: int, lexicon_name: str = "ENABLE"
+    lexicon: Lexicon,
+    tileset: TileSet,
+    rules: Rules,
+    seed: int,
+    lexicon_name: str = "ENABLE",
+    phonies: float = 0.0,
 ) -> SelfPlay:
-    """A complete game from a bag shuffled by `seed`, ended by the rules' end procedure."""
+    """A complete game from a bag shuffled by `seed`, ended by the rules' end procedure.
+
+    With `phonies` > 0, that share of plays is first tried as a phony (the same tiles, shuffled
+    into a non-word) that the opponent challenges off: the phony is withdrawn, the turn passes
+    as the rules say, and the player makes the real play on their next turn if it still fits.
+    """
     rng = random.Random(seed)
     bag = sorted(Counter(tileset.counts).elements())
     rng.shuffle(bag)
@@ -144,7 +189,14 @@ def self_play(
         unseen = tileset.rack_value(racks[1 - player])
         choice = choose(game.board, rack, len(bag), unseen, lexicon, tileset, rules)
         before = len(game.turns)
-        if choice.kind == "play":
+        bluff = None
+        own = [t.kind for t in game.turns if t.player == player]
+        tempted = own[-1:] != ["withdraw"] and phonies and rng.random() < phonies
+        if choice.kind == "play" and tempted:
+            bluff = phony(game.board, choice.move, lexicon, rng)
+        if bluff is not None:
+            game = withdraw(game_play(game, choice.move.coord, bluff, rack))
+        elif choice.kind == "play":
             move = choice.move
             game = game_play(game, move.coord, move.word, rack)
             racks[player] = remove(rack, move.tiles) + draw(len(move.tiles))

@@ -161,3 +161,21 @@ def test_command_reports_a_bad_lexicon(tmp_path: Path, capsys: pytest.CaptureFix
     args = parser.parse_args(["selfplay", "--lexicon", str(tmp_path / "missing.txt")])
     assert args.func(args) == 2
     assert "missing.txt" in capsys.readouterr().err
+
+
+def test_phonies_are_withdrawn_and_pass_the_turn(
+    enable: Lexicon, tileset: TileSet, rules: Rules
+) -> None:
+    game = self_play(enable, tileset, rules, 2, phonies=0.2)
+    turns = game.game.turns
+    withdrawn = [i for i, t in enumerate(turns) if t.kind == "withdraw"]
+    assert len(withdrawn) >= 2
+    for i in withdrawn:
+        phony = turns[i - 1]
+        assert phony.kind == "play" and phony.player == turns[i].player
+        assert any(w.text not in enable for w in phony.words)
+        after = next(t for t in turns[i + 1 :] if t.kind in ("play", "pass", "exchange"))
+        assert after.player != phony.player  # WESPA: the turn passes to the opponent
+    done = checked(game.record, rules, tileset)
+    assert done.discrepancies == ()
+    assert done.game.scores == game.game.scores

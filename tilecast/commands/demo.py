@@ -23,18 +23,17 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def film(seed: int, video: Path, fps: float) -> None:
     """Self-play a game and render it (with a withdrawn phony or two) to `video`."""
-    import numpy as np
 
     from tilecast.config import load_profile, load_tileset
     from tilecast.engine.selfplay import self_play
     from tilecast.lexicons import load_lexicon
-    from tilecast.vision.render.script import add_phonies, turns_from_game
+    from tilecast.vision.render.script import turns_from_game
     from tilecast.vision.render.video import render_game
 
     game = self_play(
-        load_lexicon("enable"), load_tileset("english"), load_profile("wespa"), seed
+        load_lexicon("enable"), load_tileset("english"), load_profile("wespa"), seed, phonies=0.1
     ).game
-    turns = add_phonies(turns_from_game(game), np.random.default_rng(seed), share=0.1)
+    turns = turns_from_game(game)
     print(
         f"filming a self-play game: {len(game.turns)} turns, final "
         f"{game.scores[0]}-{game.scores[1]} ...",

@@ -69,7 +69,9 @@ def turns_from_game(game: Game) -> list[RenderTurn]:
 def add_phonies(turns: list[RenderTurn], rng: np.random.Generator, share: float = 0.1
                 ) -> list[RenderTurn]:
     """Before some plays, the same player first lays the same squares with the letters shuffled
-    and takes them back (a withdrawn phony), so renders show tiles coming off the board too."""
+    and takes them back, so a short script shows tiles coming off the board too. Not a WESPA
+    sequence (a withdrawn phony passes the turn): games with real phonies come from
+    self_play(..., phonies=share)."""
     out: list[RenderTurn] = []
     for turn in turns:
         if len(turn.placed) > 1 and rng.random() < share:
@@ -84,8 +86,8 @@ def add_phonies(turns: list[RenderTurn], rng: np.random.Generator, share: float 
 def selfplay_script(seed: int) -> list[RenderTurn]:
     """A whole computer-vs-computer game (ENABLE word list) with a few withdrawn phonies."""
     game = self_play(load_lexicon(DEFAULT), load_tileset("english"), load_profile("wespa"),
-                     seed).game
-    return add_phonies(turns_from_game(game), np.random.default_rng(seed))
+                     seed, phonies=0.1).game
+    return turns_from_game(game)
 
 
 def gcg_script(data: bytes, source: str = "") -> list[RenderTurn]:
