@@ -11,6 +11,7 @@ from tilecast.commands.readboard import rows_of
 from tilecast.vision import TileClassifier
 from tilecast.vision.reader import BoardReader
 from tilecast.vision.rectify import cell_size_px
+from tilecast.vision.stillness import StillConfig
 
 STILLS = Path(__file__).resolve().parents[1] / "fixtures" / "render"
 
@@ -53,3 +54,23 @@ def test_settled_boards_are_read_square_by_square(readings):
     assert len(settled) >= 6
     assert sum(right >= 223 for right in scores) >= len(settled) - 1, scores
     assert min(scores) >= 200, scores
+
+
+def test_a_still_board_keeps_its_fix_and_a_bumped_one_is_followed():
+    record = json.loads((STILLS / "stills.json").read_text())[0]
+    image = cv2.imread(str(STILLS / "stills" / record["file"]))
+    reader = BoardReader(TileClassifier.load())
+    first = reader.read(image)
+    assert first is not None
+    cell = cell_size_px(first.corners)
+
+    def shifted(dx: float) -> np.ndarray:
+        m = np.float32([[1, 0, dx], [0, 1, 0]])
+        return cv2.warpAffine(image, m, image.shape[1::-1], borderMode=cv2.BORDER_REPLICATE)
+
+    nudged = reader.read(shifted(0.05 * cell))  # fit jitter: the view stays put
+    assert np.array_equal(nudged.corners, first.corners)
+    assert nudged.motion < StillConfig().motion / 2  # sway is not motion
+    bumped = reader.read(shifted(0.6 * cell))  # the board moved: follow it
+    moved = (bumped.corners - first.corners)[:, 0]
+    assert np.allclose(moved, 0.6 * cell, atol=0.15 * cell)

@@ -17,10 +17,11 @@ import cv2
 import numpy as np
 
 from .locate import BoardFix, BoardNotFound, locate_board, track
-from .rectify import cell_crops, rectify
+from .rectify import cell_crops, cell_size_px, rectify
 from .stillness import motion_score
 
 EMPTY = 27  # class index of an empty square (classes 'A'-'Z', '?', '.')
+JITTER = 0.15  # cells a tracked corner may wander before the fix is updated
 
 
 class Prediction(Protocol):
@@ -69,10 +70,17 @@ class BoardReader:
             return self.manual
         if self.fix is not None:
             try:
-                self.fix = track(frame, self.fix)
-                return self.fix.corners
+                followed = track(frame, self.fix)
             except BoardNotFound:
                 self.fix = None
+            else:
+                # A still board's fit jitters by a few hundredths of a cell from frame to frame;
+                # keeping the old fix then keeps the top-down view, and so the motion score,
+                # still. A real shift (a bumped board) moves the fit further and is followed.
+                moved = np.linalg.norm(followed.corners - self.fix.corners, axis=1).max()
+                if moved > JITTER * cell_size_px(self.fix.corners):
+                    self.fix = followed
+                return self.fix.corners
         self.fix = locate_board(frame)
         return self.fix.corners
 

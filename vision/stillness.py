@@ -14,6 +14,9 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+_MAX_SLIDE = 0.4  # squares the whole view may slide and still count as the same board
+_BLUR = 1.0  # pixels, at the reader's 8 pixels per square
+
 
 @dataclass(frozen=True)
 class StillConfig:
@@ -25,10 +28,24 @@ class StillConfig:
 def motion_score(previous: np.ndarray | None, current: np.ndarray) -> float:
     """Change between two rectified greyscale boards: the third-largest mean absolute change of
     the 15x15 squares. A hand over a few squares is motion even if the rest of the board is
-    still; one flickering square (an overlay, a reflection, sensor noise) is not."""
+    still; one flickering square (an overlay, a reflection, sensor noise) is not. The whole
+    view sliding by a fraction of a square (camera sway, the fit's jitter) is undone first:
+    the board did not change."""
     if previous is None or previous.shape != current.shape:
         return float("inf")
-    diff = cv2.absdiff(previous, current).astype(np.float32)
+    # Blurred, so that the sub-pixel resampling of the slide below does not itself show.
+    before, after = (
+        cv2.GaussianBlur(g.astype(np.float32), (0, 0), _BLUR) for g in (previous, current)
+    )
+    diff = cv2.absdiff(before, after)
+    (dx, dy), _ = cv2.phaseCorrelate(before, after)
+    if 0 < max(abs(dx), abs(dy)) <= _MAX_SLIDE * current.shape[1] / 15:
+        slide = np.float32([[1, 0, dx], [0, 1, dy]])
+        moved = cv2.warpAffine(before, slide, before.shape[::-1], borderMode=cv2.BORDER_REPLICATE)
+        slid = cv2.absdiff(moved, after)
+        edge = int(np.ceil(max(abs(dx), abs(dy)))) + 1  # what slid in from outside the view
+        slid[:edge], slid[-edge:], slid[:, :edge], slid[:, -edge:] = 0, 0, 0, 0
+        diff = np.minimum(diff, slid)  # a slide only ever explains change away
     cells = cv2.resize(diff, (15, 15), interpolation=cv2.INTER_AREA).ravel()
     return float(np.partition(cells, -3)[-3])
 
