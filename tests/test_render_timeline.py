@@ -4,7 +4,7 @@ import numpy as np
 
 from tilecast.vision.render.hands import draw_hand_look
 from tilecast.vision.render.script import RenderTurn, add_phonies, selfplay_script
-from tilecast.vision.render.timeline import plan
+from tilecast.vision.render.timeline import plan, spread
 
 
 def test_changes_follow_the_script_under_a_hand():
@@ -42,3 +42,29 @@ def test_some_hands_cross_without_changing_anything():
     crossing = [r for r in timeline.reaches if r.phase == "cross"]
     over = [r.at(t) for r in crossing for t in np.linspace(r.keys[0][0], r.keys[-1][0], 20)]
     assert any(0 < p[0] < 15 and 0 < p[1] < 15 for p in over)  # it passes over the board
+
+
+def test_spread_lengthens_the_rests_and_keeps_every_tile_under_its_hand():
+    rng = np.random.default_rng(2)
+    turns = add_phonies(selfplay_script(5)[:8], rng, share=0.3) + [RenderTurn((), player=1)]
+    assert any(t.withdrawn for t in turns)
+    timeline = plan(turns, (3, 1), (draw_hand_look(rng), draw_hand_look(rng)), rng)
+    assert spread(timeline, timeline.duration / 2) == timeline  # never shorter
+    long = spread(timeline, 600.0)
+    assert long.duration == 600.0
+    extra = (600.0 - timeline.duration) / len(turns)
+    gaps = np.diff(list(timeline.turn_starts) + [timeline.duration])
+    long_gaps = np.diff(list(long.turn_starts) + [long.duration])
+    assert np.allclose(long_gaps, gaps + extra)  # each turn's rest grew by the same amount
+    assert [(c.put, c.row, c.col, c.tile) for c in long.changes] == [
+        (c.put, c.row, c.col, c.tile) for c in timeline.changes]
+    starts = list(long.turn_starts) + [long.duration]
+    for before, c in zip(timeline.changes, long.changes, strict=True):
+        turn = int(np.searchsorted(timeline.turn_starts, before.t, side="right")) - 1
+        assert starts[turn] <= c.t < starts[turn + 1]
+        hands = [r for r in long.reaches if r.at(c.t) is not None]
+        assert len(hands) == 1 and hands[0].turn == turn
+        pos = hands[0].at(c.t)
+        assert abs(pos[0] - (c.col + 0.5)) < 1e-6 and abs(pos[1] - (c.row + 0.5)) < 1e-6
+        if c.put:
+            assert hands[0].held(c.t - 1e-3) == c.tile  # carried until it lands

@@ -7,7 +7,7 @@ there, puts tiles down one by one, and leaves.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -158,3 +158,25 @@ def plan(turns: list[RenderTurn], sides: tuple[int, int], looks: tuple[HandLook,
         t += rng.uniform(2.0, 4.0)  # the next player thinks (real rests are longer still)
     return Timeline(tuple(reaches), tuple(sorted(changes, key=lambda c: c.t)), tuple(starts),
                     t)
+
+
+def spread(timeline: Timeline, duration: float) -> Timeline:
+    """The same game lasting `duration` seconds: every rest after a turn is lengthened by the
+    same amount, as when players think for minutes (a real game runs about 40) rather than the
+    plan's 2-4 s. Nothing changes when the timeline is already that long."""
+    starts = timeline.turn_starts
+    extra = (duration - timeline.duration) / len(starts) if starts else 0.0
+    if extra <= 0:
+        return timeline
+
+    def later(turn: int, t: float) -> float:
+        return t + extra * turn
+
+    reaches = tuple(
+        replace(r, keys=tuple((later(r.turn, k[0]), *k[1:]) for k in r.keys),
+                holds=tuple((later(r.turn, a), later(r.turn, b), tile) for a, b, tile in r.holds))
+        for r in timeline.reaches)
+    changes = tuple(
+        replace(c, t=later(int(np.searchsorted(starts, c.t, side="right")) - 1, c.t))
+        for c in timeline.changes)
+    return Timeline(reaches, changes, tuple(later(i, t) for i, t in enumerate(starts)), duration)

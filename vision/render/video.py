@@ -21,7 +21,7 @@ from .hands import cast_shadow, hand_layers, paint_hand
 from .scene import CORNERS, Look, Scene, draw_scene_look
 from .script import RenderTurn
 from .tiles import tile_face
-from .timeline import Reach, Timeline, plan, shoulder
+from .timeline import Reach, Timeline, plan, shoulder, spread
 
 TRUTH_DOC = {
     "board": "15 strings, row 1 first, column A first: 'A'-'Z' a tile, a lower-case letter a "
@@ -251,16 +251,19 @@ def _look_summary(look: Look) -> dict:
 
 
 def render_frames(turns: list[RenderTurn], seed: int, fps: float = 10.0,
-                  size: tuple[int, int] = (1280, 720), look: Look | None = None
-                  ) -> Iterator[tuple[np.ndarray, dict]]:
+                  size: tuple[int, int] = (1280, 720), look: Look | None = None,
+                  duration: float | None = None) -> Iterator[tuple[np.ndarray, dict]]:
     """Every frame of the game (uint8 BGR) with its truth record; the first record also carries
     the video's look under 'look'. The look (styles, camera, light) is drawn from the seed unless
-    given; its camera's size wins over `size`."""
+    given; its camera's size wins over `size`. `duration` (seconds) stretches the rests between
+    turns so the game lasts that long (see timeline.spread)."""
     rng = np.random.default_rng(seed)
     drawn = draw_scene_look(rng, size)
     look = look or drawn
     scene = Scene(look, int(rng.integers(2**31)))
     timeline = plan(list(turns), look.player_sides, look.hands, rng)
+    if duration is not None:
+        timeline = spread(timeline, duration)
     shooter = _Shooter(scene, timeline, fps, rng)
     board = Board()
     changes = list(timeline.changes)
@@ -304,10 +307,11 @@ def render_still(board: Board, seed: int, size: tuple[int, int] = (1280, 720),
 
 
 def render_game(turns: list[RenderTurn], out: str | Path, seed: int = 0, fps: float = 10.0,
-                size: tuple[int, int] = (1280, 720), look: Look | None = None) -> Path:
+                size: tuple[int, int] = (1280, 720), look: Look | None = None,
+                duration: float | None = None) -> Path:
     """Render a game to `out`: an .mp4 file (written with the 'mp4v' codec, truth beside it as
     NAME.truth.json) or a folder of frame_NNNNN.jpg files with truth.json. Returns the truth
-    file's path."""
+    file's path. `duration` as in render_frames."""
     out = Path(out)
     frames: list[dict] = []
     writer = None
@@ -322,7 +326,7 @@ def render_game(turns: list[RenderTurn], out: str | Path, seed: int = 0, fps: fl
     summary: dict = {}
     quality = 90
     try:
-        for frame, record in render_frames(turns, seed, fps, size, look):
+        for frame, record in render_frames(turns, seed, fps, size, look, duration):
             if "look" in record:
                 summary = record.pop("look")
                 quality = int(summary["jpeg"]) or 92
