@@ -74,3 +74,34 @@ def test_a_still_board_keeps_its_fix_and_a_bumped_one_is_followed():
     bumped = reader.read(shifted(0.6 * cell))  # the board moved: follow it
     moved = (bumped.corners - first.corners)[:, 0]
     assert np.allclose(moved, 0.6 * cell, atol=0.15 * cell)
+
+
+class CountingClassifier:
+    """The shipped classifier, counting the squares it is asked to read."""
+
+    def __init__(self) -> None:
+        self.inner, self.counts = TileClassifier.load(), []
+
+    def predict(self, cells):
+        self.counts.append(len(cells))
+        return self.inner.predict(cells)
+
+
+def test_only_squares_that_changed_are_read_again():
+    record = json.loads((STILLS / "stills.json").read_text())[0]
+    image = cv2.imread(str(STILLS / "stills" / record["file"]))
+    clf = CountingClassifier()
+    reader = BoardReader(clf)
+    first = reader.read(image)
+    again = reader.read(image.copy())
+    assert clf.counts == [225]  # the same view: nothing read again
+    assert np.array_equal(again.probs, first.probs)
+    # Paint a tile-sized patch over the middle square: that square (and at most its
+    # neighbours, which the patch may overlap) is read again, and reads differently.
+    centre = np.mean(reader.fix.corners, axis=0).astype(int)
+    half = int(0.4 * cell_size_px(reader.fix.corners))
+    changed = image.copy()
+    cv2.rectangle(changed, tuple(centre - half), tuple(centre + half), (30, 30, 200), -1)
+    later = reader.read(changed)
+    assert 1 <= clf.counts[-1] <= 9
+    assert not np.array_equal(later.probs[7 * 15 + 7], first.probs[7 * 15 + 7])

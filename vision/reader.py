@@ -17,11 +17,29 @@ import cv2
 import numpy as np
 
 from .locate import BoardFix, BoardNotFound, locate_board, track
-from .rectify import cell_crops, cell_size_px, rectify
+from .rectify import cell_crops, cell_size_px, rectify, warp_board
 from .stillness import motion_score
 
 EMPTY = 27  # class index of an empty square (classes 'A'-'Z', '?', '.')
 JITTER = 0.15  # cells a tracked corner may wander before the fix is updated
+SMALL_PX = 8  # pixels per square of the small top-down view that watches for change
+CHANGE = 4.0  # mean grey-level change of a square, in that view, that reads it again
+REFIT_SHARE = 0.1  # share of squares changed at once that has the grid fitted again
+
+
+def small_view(frame: np.ndarray, corners: np.ndarray) -> np.ndarray:
+    """The playing area top-down at SMALL_PX per square, grey, float32: sampled at twice
+    that and averaged down, so that the frame's fine detail does not alias into it."""
+    top = warp_board(frame, corners, 2 * SMALL_PX, 0.0)
+    grey = cv2.cvtColor(top, cv2.COLOR_BGR2GRAY) if top.ndim == 3 else top
+    side = 15 * SMALL_PX
+    return cv2.resize(grey, (side, side), interpolation=cv2.INTER_AREA).astype(np.float32)
+
+
+def changed_squares(before: np.ndarray, after: np.ndarray) -> np.ndarray:
+    """[225] bool: squares whose mean absolute grey-level change exceeds CHANGE."""
+    diff = cv2.absdiff(before, after)
+    return cv2.resize(diff, (15, 15), interpolation=cv2.INTER_AREA).ravel() > CHANGE
 
 
 class Prediction(Protocol):
@@ -46,7 +64,13 @@ class Reading:
 
 
 class BoardReader:
-    """Reads successive frames of one camera; keeps the board fix and orientation between them."""
+    """Reads successive frames of one camera; keeps the board fix and orientation between them.
+
+    Most frames of a game show a board that has not changed since the last one, so a frame
+    costs only a small top-down view of the board: the grid is fitted again only when that
+    view slides or much of it changes (a hand, a bump), and only the squares whose look
+    changed since they were last classified are classified again.
+    """
 
     def __init__(
         self,
@@ -63,11 +87,19 @@ class BoardReader:
         self.votes = np.zeros(8)  # tiles seen in each (mirrored, quarter turn) orientation
         if view is not None:  # resuming: the view decided before stands
             self.votes[view] = 1e9
-        self._previous: np.ndarray | None = None
+        self._previous: np.ndarray | None = None  # last frame's small view, for motion
+        self._tracked: np.ndarray | None = None  # small view when the grid was last fitted
+        self._corners_read: np.ndarray | None = None  # corners the cached readings used
+        self._seen: np.ndarray | None = None  # small view as each square was last classified
+        self._provisional = np.zeros(225, bool)  # squares last classified while moving
+        self._probs = np.zeros((225, 28), np.float32)
+        self._turns = np.zeros((225, 8), np.float32)
 
     def _corners(self, frame: np.ndarray) -> np.ndarray:
         if self.manual is not None:
             return self.manual
+        if self.fix is not None and not self._needs_fit(frame):
+            return self.fix.corners
         if self.fix is not None:
             try:
                 followed = track(frame, self.fix)
@@ -80,9 +112,21 @@ class BoardReader:
                 moved = np.linalg.norm(followed.corners - self.fix.corners, axis=1).max()
                 if moved > JITTER * cell_size_px(self.fix.corners):
                     self.fix = followed
+                self._tracked = small_view(frame, self.fix.corners)
                 return self.fix.corners
         self.fix = locate_board(frame)
+        self._tracked = small_view(frame, self.fix.corners)
         return self.fix.corners
+
+    def _needs_fit(self, frame: np.ndarray) -> bool:
+        """Whether the view at the current fix no longer matches the one the grid was fitted
+        on: slid by more than the jitter, or changed over many squares (a hand, a bump)."""
+        if self._tracked is None:
+            return True
+        view = small_view(frame, self.fix.corners)
+        (dx, dy), _ = cv2.phaseCorrelate(self._tracked, view)
+        slid = max(abs(dx), abs(dy)) > JITTER * SMALL_PX
+        return slid or changed_squares(self._tracked, view).mean() > REFIT_SHARE
 
     def read(self, frame: np.ndarray) -> Reading | None:
         """The frame's reading, or None when no board can be found in it."""
@@ -91,16 +135,24 @@ class BoardReader:
         except BoardNotFound:
             self._previous = None
             return None
-        board = rectify(frame, corners, self.cell_px)
-        grey = cv2.cvtColor(
-            cv2.resize(board, (120, 120), interpolation=cv2.INTER_AREA), cv2.COLOR_BGR2GRAY
+        view = small_view(frame, corners)
+        motion = motion_score(self._previous, view)
+        moving = (
+            np.zeros(225, bool) if self._previous is None else changed_squares(self._previous, view)
         )
-        motion = motion_score(self._previous, grey)
-        self._previous = grey
-        cells = cell_crops(board, size=self.crop)
-        pred = self.classifier.predict(cells)
-        mirrored, k = self._orientation(pred)
-        probs = pred.probabilities.reshape(15, 15, -1)
+        if self._seen is None or not np.array_equal(corners, self._corners_read):
+            changed = np.ones(225, bool)
+            self._seen, self._corners_read = view.copy(), corners.copy()
+        else:
+            changed = changed_squares(self._seen, view) | self._provisional
+        self._previous = view
+        if changed.any():
+            self._classify(frame, corners, changed, view)
+            # A square read while it still moved (a tile landing, a hand leaving) is read
+            # again on the next frame, so what stands is always read from a settled view.
+            self._provisional = changed & moving
+        mirrored, k = self._orientation()
+        probs = self._probs.reshape(15, 15, -1)
         order = np.asarray(corners, np.float32)
         if mirrored:
             # The mirrored feed's cells, read in the unmirrored frame: columns run the other way
@@ -109,18 +161,34 @@ class BoardReader:
             order = order[[1, 0, 3, 2]]
         grid = np.rot90(probs, -k)
         order = np.roll(order, k, axis=0)
-        view = int(np.argmax(self.votes))
+        view_vote = int(np.argmax(self.votes))
         return Reading(
-            np.ascontiguousarray(grid.reshape(225, -1)), motion, order, 90 * k, mirrored, view
+            np.ascontiguousarray(grid.reshape(225, -1)), motion, order, 90 * k, mirrored, view_vote
         )
 
-    def _orientation(self, pred: Prediction) -> tuple[bool, int]:
-        """Whether the feed is mirrored, and the quarter turns (counter-clockwise) of the board
-        in the unmirrored frame, by the vote of every tile read with confidence so far (stray
-        readings at a frame's edge are rarely confident, and real tiles outnumber them)."""
+    def _classify(
+        self, frame: np.ndarray, corners: np.ndarray, changed: np.ndarray, view: np.ndarray
+    ) -> None:
+        """Classify the changed squares and remember how they looked when read."""
+        board = rectify(frame, corners, self.cell_px)
+        which = np.flatnonzero(changed)
+        pred = self.classifier.predict(cell_crops(board, size=self.crop, which=which))
+        self._probs[which] = pred.probabilities
+        self._turns[which] = pred.orientation
+        self._vote(pred)
+        mask = np.kron(changed.reshape(15, 15), np.ones((SMALL_PX, SMALL_PX), bool))
+        self._seen[mask] = view[mask]
+
+    def _vote(self, pred: Prediction) -> None:
+        """Each newly read tile read with confidence votes for the way its letter is turned
+        (stray readings at a frame's edge are rarely confident; real tiles outnumber them)."""
         sure = (pred.probabilities[:, EMPTY] < 0.1) & (pred.probabilities.max(1) > 0.9)
         sure &= pred.orientation.max(1) > 0.8
         np.add.at(self.votes, pred.orientation[sure].argmax(1), 1)
+
+    def _orientation(self) -> tuple[bool, int]:
+        """Whether the feed is mirrored, and the quarter turns (counter-clockwise) of the board
+        in the unmirrored frame, by the vote of every tile read so far."""
         best = int(np.argmax(self.votes))
         mirrored, turn = best >= 4, best % 4
         # A mirrored crop turned `turn` quarters reads, unmirrored, as turned the other way.

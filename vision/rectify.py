@@ -7,6 +7,8 @@ decided later from the tiles; nothing here knows about it (nor about mirrored fe
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import cv2
 import numpy as np
 
@@ -51,8 +53,14 @@ def rectify(image: np.ndarray, corners: np.ndarray, cell_px: int = 32) -> np.nda
     return warp_board(image, corners, float(cell_px), BORDER)
 
 
-def cell_crops(rectified: np.ndarray, margin: float = 0.25, size: int = 64) -> np.ndarray:
-    """The 225 squares of a rectify() image as [225, size, size, C], row-major (row = v).
+def cell_crops(
+    rectified: np.ndarray,
+    margin: float = 0.25,
+    size: int = 64,
+    which: Sequence[int] | None = None,
+) -> np.ndarray:
+    """The 225 squares of a rectify() image as [225, size, size, C], row-major (row = v), or
+    only the squares numbered in `which` (row * 15 + col), in that order.
 
     Each crop covers its square plus `margin` cells on every side, because tiles under a
     tilted camera sit off their square's centre.
@@ -63,13 +71,14 @@ def cell_crops(rectified: np.ndarray, margin: float = 0.25, size: int = 64) -> n
     padded = cv2.copyMakeBorder(rectified, pad, pad, pad, pad, cv2.BORDER_REPLICATE)
     span = (1 + 2 * margin) * cell_px
     scale = size / span
-    crops = np.empty((SIZE * SIZE, size, size) + rectified.shape[2:], rectified.dtype)
-    for row in range(SIZE):
-        for col in range(SIZE):
-            x0 = (col + BORDER - margin) * cell_px + pad
-            y0 = (row + BORDER - margin) * cell_px + pad
-            affine = np.float32([[scale, 0, -x0 * scale], [0, scale, -y0 * scale]])
-            crops[row * SIZE + col] = cv2.warpAffine(
-                padded, affine, (size, size), flags=cv2.INTER_LINEAR
-            ).reshape(crops.shape[1:])
+    squares = range(SIZE * SIZE) if which is None else which
+    crops = np.empty((len(squares), size, size) + rectified.shape[2:], rectified.dtype)
+    for i, square in enumerate(squares):
+        row, col = divmod(int(square), SIZE)
+        x0 = (col + BORDER - margin) * cell_px + pad
+        y0 = (row + BORDER - margin) * cell_px + pad
+        affine = np.float32([[scale, 0, -x0 * scale], [0, scale, -y0 * scale]])
+        crops[i] = cv2.warpAffine(padded, affine, (size, size), flags=cv2.INTER_LINEAR).reshape(
+            crops.shape[1:]
+        )
     return crops
