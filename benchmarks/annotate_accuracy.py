@@ -7,12 +7,14 @@ file carrying only the passes and exchanges (at the moment each turn starts), ru
 withdrawals with what was played. Prints the share of plays exactly right and every miss.
 
 Run: .venv/bin/python benchmarks/annotate_accuracy.py [--gcg N] [--selfplay N] [--fps F]
-     [--lexicon enable] [--workdir DIR]
+     [--lexicon enable] [--workdir DIR] [--shard I/N]
+(--shard 0/2 and --shard 1/2 in two processes split the games between two cores.)
 """
 
 from __future__ import annotations
 
 import argparse
+import difflib
 import json
 import time
 from pathlib import Path
@@ -52,9 +54,10 @@ def sources(n_gcg: int, n_self: int):
 
 
 def expected(game, turns) -> list[tuple]:
-    """What a perfect annotation records: plays (coord, word) and withdrawals, and the
+    """What a perfect annotation records: plays (coord, word, score) and withdrawals, and the
     passes/exchanges in between, in order."""
     other = [t.kind for t in game.turns if t.kind in ("pass", "exchange")]
+    scores = [t.score for t in game.turns if t.kind == "play"]
     from tilecast.engine.board import Board
 
     board, out = Board(), []
@@ -63,7 +66,7 @@ def expected(game, turns) -> list[tuple]:
             out.append((other.pop(0),))
             continue
         coord, word = notation(board, t.placed)
-        out.append(("play", str(coord), word))
+        out.append(("play", str(coord), word, scores.pop(0)))
         if t.withdrawn:
             out.append(("withdraw",))
         else:
@@ -92,22 +95,29 @@ def recorded(gcg: Path) -> list[tuple]:
     out = []
     for ev in parse_gcg(gcg.read_bytes()).events:
         if ev.kind == "play":
-            out.append(("play", str(ev.coord), ev.word))
+            out.append(("play", str(ev.coord), ev.word, ev.score))
         elif ev.kind in ("withdraw", "pass", "exchange"):
             out.append((ev.kind,))
     return out
 
 
-def compare(want: list[tuple], got: list[tuple]) -> list[str]:
-    """Misses, aligned by position (a missed or extra move shifts everything after it, so the
-    first difference is the one that matters and is reported with its neighbours)."""
-    misses = []
-    for i in range(max(len(want), len(got))):
-        w = want[i] if i < len(want) else None
-        g = got[i] if i < len(got) else None
-        if w != g:
-            misses.append(f"move {i + 1}: wanted {w}, recorded {g}")
-    return misses
+def compare(want: list[tuple], got: list[tuple]) -> tuple[int, list[str]]:
+    """Plays and withdrawals recorded exactly, and the misses. The two lists are aligned as
+    sequences, so one missed or extra move costs itself and not every move after it."""
+    matcher = difflib.SequenceMatcher(None, want, got, autojunk=False)
+    right = sum(
+        1
+        for tag, i0, i1, _, _ in matcher.get_opcodes()
+        if tag == "equal"
+        for m in want[i0:i1]
+        if m[0] in ("play", "withdraw")
+    )
+    misses = [
+        f"move {i0 + 1}: wanted {want[i0:i1]}, recorded {got[j0:j1]}"
+        for tag, i0, i1, j0, j1 in matcher.get_opcodes()
+        if tag != "equal"
+    ]
+    return right, misses
 
 
 def main() -> None:
@@ -117,11 +127,15 @@ def main() -> None:
     parser.add_argument("--fps", type=float, default=5.0)
     parser.add_argument("--lexicon", default="")
     parser.add_argument("--workdir", type=Path, default=Path("/tmp/tilecast-accuracy"))
+    parser.add_argument("--shard", default="0/1", help="I/N: only every Nth game, from the Ith")
     args = parser.parse_args()
+    shard, shards = (int(x) for x in args.shard.split("/"))
     args.workdir.mkdir(parents=True, exist_ok=True)
     total = right = 0
     report = []
     for seed, (name, game, turns) in enumerate(sources(args.gcg, args.selfplay)):
+        if seed % shards != shard:
+            continue
         video = args.workdir / f"{name}.mp4"
         start = time.perf_counter()
         truth_path = render_game(turns, video, seed=seed, fps=args.fps)
@@ -136,18 +150,16 @@ def main() -> None:
         cli(cmd)
         want, got = expected(game, turns), recorded(out)
         plays = [m for m in want if m[0] in ("play", "withdraw")]
-        misses = compare(want, got)
-        ok = sum(1 for i, m in enumerate(want) if m[0] in ("play", "withdraw")
-                 and i < len(got) and got[i] == m)
+        ok, misses = compare(want, got)
         total += len(plays)
         right += ok
         report.append({"game": name, "look": truth["look"], "moves": len(plays), "right": ok,
-                       "misses": misses[:5], "seconds": round(time.perf_counter() - start, 1)})
+                       "misses": misses, "seconds": round(time.perf_counter() - start, 1)})
         print(f"{name}: {ok}/{len(plays)} plays exact {truth['look']}", flush=True)
-        for miss in misses[:3]:
+        for miss in misses:
             print("   ", miss, flush=True)
     print(f"TOTAL {right}/{total} = {right / max(total, 1):.1%} plays exactly right")
-    (args.workdir / "report.json").write_text(json.dumps(report, indent=1))
+    (args.workdir / f"report-{shard}-of-{shards}.json").write_text(json.dumps(report, indent=1))
 
 
 if __name__ == "__main__":
