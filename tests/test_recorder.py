@@ -229,3 +229,27 @@ def test_line_groups_split_runs_at_empty_squares():
     groups = {tuple(g) for g in line_groups(board, [(6, 3), (6, 4), (6, 9), (8, 3)])}
     assert ((6, 3), (6, 4)) in groups and ((6, 9),) in groups
     assert ((6, 3), (7, 3), (8, 3))[::2] in groups  # joined through the W of WINDY
+
+
+def test_a_play_of_more_tiles_than_the_rack_holds_is_not_recorded(english, wespa):
+    from dataclasses import replace
+
+    rec = recorder(english, wespa)
+    rec.game = replace(rec.game, rack_sizes=(3, 7))  # the end game: three tiles left
+    entries = rec.read_board(probs_of(put(Board(), "8D", "WINDY")).tolist(), 1.0)
+    assert [(e["type"], e.get("kind")) for e in entries] == [("alert", "illegal-play")]
+    assert "5 tiles from 3" in entries[0]["message"]
+
+
+def test_a_camera_move_the_record_refuses_becomes_an_alert_not_a_crash(
+    tmp_path, english, wespa, monkeypatch
+):
+    info = SessionInfo("b1", ("Ann", "Bob"), "wespa", str(tmp_path))
+    s = Session(info, Recorder(wespa, english, LEX), plugin_manager(entry_points=False))
+    refused = {"type": "play", "source": "camera", "time": 2.0, "coord": "8D", "word": "WIN.Y"}
+    monkeypatch.setattr(s.recorder, "read_board", lambda probs, time: [refused])
+    s.camera(probs_of(Board()), frame=3, time=2.0)
+    kinds = [(e["type"], e.get("kind")) for e in s.journal.entries]
+    assert kinds == [("alert", "unrecorded-move"), ("board", None)]
+    assert "8D WIN.Y" in s.journal.entries[0]["message"]
+    assert s.game.turns == ()

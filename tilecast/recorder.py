@@ -8,7 +8,7 @@ session should send to plugins, after the entry is safely journaled.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from tilecast.engine import game as g
@@ -240,7 +240,7 @@ class Recorder:
             return []
         reading, note = self._best_reading(probs, change.added, time)
         if reading is None:
-            why = infer_play(game.board, probs, change.added, self.tileset).reason
+            why = self._infer(probs, change.added).reason
             return self._disturbed(change, time, f"not a legal play ({why})", kind="illegal-play")
         self.disturbed = ()
         entry = {
@@ -264,9 +264,9 @@ class Recorder:
         seen run of them that does, the rest reported as stray."""
         board, turn = self.game.board, len(self.game.turns)
         checks = [self.lexicon, None] if self.lexicon is not None else [None]
-        raw = infer_play(board, probs, added, self.tileset)
+        raw = self._infer(probs, added)
         if self.lexicon is not None:
-            word = infer_play(board, probs, added, self.tileset, self.lexicon)
+            word = self._infer(probs, added, self.lexicon)
             # The lexicon may mend a doubtful letter, but must not turn a clearly read phony
             # into some other valid word.
             if word.legal and (not raw.legal or word.probability >= PHONY_ODDS * raw.probability):
@@ -283,7 +283,7 @@ class Recorder:
         groups = [g for g in line_groups(board, added) if len(g) < len(added)]
         for group in sorted(groups, key=seen, reverse=True)[:12]:
             for lexicon in checks:
-                reading = infer_play(board, probs, group, self.tileset, lexicon)
+                reading = self._infer(probs, group, lexicon)
                 if reading.legal:
                     stray = " ".join(square_name(*sq) for sq in sorted(set(added) - set(group)))
                     return reading, [
@@ -297,6 +297,14 @@ class Recorder:
                         )
                     ]
         return None, []
+
+    def _infer(self, probs: Probs, squares: tuple, lexicon: Lexicon | None = None) -> Inferred:
+        """infer_play, where a play of more tiles than the player holds is never legal."""
+        held = self.game.rack_sizes[self.game.to_move]
+        if len(squares) > held:
+            reading = infer_play(self.game.board, probs, squares, self.tileset)
+            return replace(reading, legal=False, reason=f"{len(squares)} tiles from {held}")
+        return infer_play(self.game.board, probs, squares, self.tileset, lexicon)
 
     def _disturbed(self, change, time: float, what: str, kind: str = "board-disturbed"):
         key = (change.added, change.removed)

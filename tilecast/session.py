@@ -16,7 +16,7 @@ from tilecast.engine.infer import CLASSES
 from tilecast.events import SessionInfo
 from tilecast.journal import Journal
 from tilecast.pluginmanager import fire
-from tilecast.recorder import Recorder
+from tilecast.recorder import InputError, Recorder
 
 log = logging.getLogger(__name__)
 
@@ -64,7 +64,12 @@ class Session:
     def camera(self, probs: np.ndarray, frame: int, time: float, view: int | None = None) -> None:
         """A committed (still) camera reading: journal what was read, then any move in it."""
         for entry in self.recorder.read_board(probs.tolist(), round(time, 3)):
-            self.submit(entry)
+            try:
+                self.submit(entry)
+            except InputError as exc:
+                # What the camera saw cannot follow from the record as it stands (an earlier
+                # misread, a missed exchange): tell the TD, keep the reading, keep watching.
+                self.submit(_unrecorded(entry, exc, len(self.game.turns)))
         # Journaled after the moves it caused: a crash in between re-reads this frame, and the
         # moves already recorded make it no change.
         top = probs.argmax(axis=1)
@@ -82,3 +87,16 @@ class Session:
             self.submit({"type": "end", "source": "end-of-source"})
         self._fire("session_end", game=self.game)
         self.journal.close()
+
+
+def _unrecorded(entry: dict[str, Any], exc: Exception, turn: int) -> dict[str, Any]:
+    """An alert entry for a camera entry the record refused, naming what was seen."""
+    seen = f"{entry['coord']} {entry['word']}" if entry.get("type") == "play" else entry["type"]
+    return {
+        "type": "alert",
+        "kind": "unrecorded-move",
+        "message": f"camera saw {seen} but the record refuses it ({exc}); correct the record",
+        "severity": "violation",
+        "turn": turn,
+        "time": entry.get("time"),
+    }
