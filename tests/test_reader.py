@@ -105,3 +105,30 @@ def test_only_squares_that_changed_are_read_again():
     later = reader.read(changed)
     assert 1 <= clf.counts[-1] <= 9
     assert not np.array_equal(later.probs[7 * 15 + 7], first.probs[7 * 15 + 7])
+
+
+def test_a_poor_fix_after_tracking_fails_is_refused_for_a_while(monkeypatch):
+    from tilecast.vision import reader as module
+    from tilecast.vision.locate import BoardFix, BoardNotFound
+
+    record = json.loads((STILLS / "stills.json").read_text())[0]
+    image = cv2.imread(str(STILLS / "stills" / record["file"]))
+    board = BoardReader(TileClassifier.load())
+    good = board.read(image)
+    old = board.fix
+    poor = BoardFix(old.corners + 40, 0.5 * old.quality)
+
+    def lost(*args):
+        raise BoardNotFound("hidden")
+
+    monkeypatch.setattr(module, "track", lost)
+    monkeypatch.setattr(module, "locate_board", lambda frame: poor)
+    board._tracked = None  # make the reader fit again
+    for _ in range(module.REFIX_PATIENCE - 1):
+        board._tracked = None
+        assert board.read(image) is None  # the poorer fit is not believed...
+        assert board.fix is old
+    board._tracked = None
+    moved = board.read(image)  # ... until the old one has failed long enough
+    assert board.fix is poor
+    assert not np.array_equal(moved.corners, good.corners)

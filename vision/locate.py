@@ -43,7 +43,7 @@ class LocateConfig:
     threads: int = 1  # onnxruntime threads; the app reads several cameras on few cores
     peak_threshold: float = 0.3  # corner heatmap height that counts as a peak
     min_contrast: float = 1.5  # grid-line edge strength over off-line strength, to accept
-    max_shift: float = 1.2  # cells a refined corner may move from where it started
+    max_shift: float = 2.5  # cells a refined corner may move from where it started
 
 
 @dataclass(frozen=True)

@@ -25,6 +25,8 @@ JITTER = 0.15  # cells a tracked corner may wander before the fix is updated
 SMALL_PX = 8  # pixels per square of the small top-down view that watches for change
 CHANGE = 4.0  # mean grey-level change of a square, in that view, that reads it again
 REFIT_SHARE = 0.1  # share of squares changed at once that has the grid fitted again
+REFIX_QUALITY = 0.7  # a fix found after tracking failed must be this good, relative to the last
+REFIX_PATIENCE = 15  # ... until tracking has failed this many frames in a row
 
 
 def small_view(frame: np.ndarray, corners: np.ndarray) -> np.ndarray:
@@ -92,6 +94,7 @@ class BoardReader:
         self._corners_read: np.ndarray | None = None  # corners the cached readings used
         self._seen: np.ndarray | None = None  # small view as each square was last classified
         self._provisional = np.zeros(225, bool)  # squares last classified while moving
+        self._refused = 0  # poorer fixes refused in a row since tracking failed
         self._probs = np.zeros((225, 28), np.float32)
         self._turns = np.zeros((225, 8), np.float32)
 
@@ -100,11 +103,12 @@ class BoardReader:
             return self.manual
         if self.fix is not None and not self._needs_fit(frame):
             return self.fix.corners
+        lost = None
         if self.fix is not None:
             try:
                 followed = track(frame, self.fix)
             except BoardNotFound:
-                self.fix = None
+                lost, self.fix = self.fix, None
             else:
                 # A still board's fit jitters by a few hundredths of a cell from frame to frame;
                 # keeping the old fix then keeps the top-down view, and so the motion score,
@@ -114,7 +118,24 @@ class BoardReader:
                     self.fix = followed
                 self._tracked = small_view(frame, self.fix.corners)
                 return self.fix.corners
-        self.fix = locate_board(frame)
+        try:
+            found = locate_board(frame)
+        except BoardNotFound:
+            self.fix = lost  # try following it again next frame
+            raise
+        if lost is not None and found.quality < REFIX_QUALITY * lost.quality:
+            # Tracking lost the board, most often under a hand: a much poorer fix found now is
+            # more likely a misfit than a moved board. Keep the old one and try it again,
+            # unless it has failed for a while (the board did move, and looks worse now).
+            self._refused += 1
+            if self._refused < REFIX_PATIENCE:
+                self.fix = lost
+                raise BoardNotFound(
+                    f"board hidden here (new fit quality {found.quality:.2f}, "
+                    f"the board's was {lost.quality:.2f})"
+                )
+        self._refused = 0
+        self.fix = found
         self._tracked = small_view(frame, self.fix.corners)
         return self.fix.corners
 
