@@ -253,3 +253,20 @@ def test_a_camera_move_the_record_refuses_becomes_an_alert_not_a_crash(
     assert kinds == [("alert", "unrecorded-move"), ("board", None)]
     assert "8D WIN.Y" in s.journal.entries[0]["message"]
     assert s.game.turns == ()
+
+
+def test_a_doubtful_tile_read_in_line_with_a_word_is_stray_not_a_phony(english, wespa):
+    rec = recorder(english, wespa)
+    seen = put(Board(), "8D", "WINDY")
+    # the square before W (C8) shows the side of the W tile: half read as a blank
+    notes = camera(rec, probs_of(seen, {(7, 2): {"?": 0.6, ".": 0.4}}))
+    assert [n[0] for n in notes] == ["alert", "move_recorded"]
+    assert notes[0][1]["alert"].kind == "stray-tiles" and "C8" in notes[0][1]["alert"].message
+    assert rec.game.turns[-1].word == "WINDY"
+
+
+def test_a_clearly_read_phony_is_still_recorded_as_read(english, wespa):
+    rec = recorder(english, wespa)
+    notes = camera(rec, probs_of(put(Board(), "8D", "WINDS")))  # not in LEX
+    assert [n[1]["alert"].kind for n in notes if n[0] == "alert"] == ["phony"]
+    assert rec.game.turns[-1].word == "WINDS"

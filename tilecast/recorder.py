@@ -8,11 +8,12 @@ session should send to plugins, after the entry is safely journaled.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from tilecast.engine import game as g
-from tilecast.engine.board import parse_coord, square_name
+from tilecast.engine.board import Board, parse_coord, square_name
 from tilecast.engine.infer import (
     EMPTY_CLASS,
     Inferred,
@@ -30,6 +31,7 @@ Note = tuple[str, dict[str, Any]]  # (hook name without the tilecast_ prefix, ar
 # A lexicon word is preferred to the camera's best reading unless that reading is more than
 # 1 / PHONY_ODDS times as probable; then it is recorded as read, a possible phony.
 PHONY_ODDS = 0.01
+STRAY_FLOOR = 0.001  # a play may leave new squares out only if they are this likely empty
 
 
 class InputError(ValueError):
@@ -258,45 +260,50 @@ class Recorder:
     def _best_reading(
         self, probs: Probs, added: tuple, time: float
     ) -> tuple[Inferred | None, list[dict[str, Any]]]:
-        """The most plausible play and the alerts it comes with, or None. In order: all new
-        squares as words of the lexicon; all of them as a possible phony; then, when they do
-        not make one play (stray readings at the frame's edge, a reflection), the most strongly
-        seen run of them that does, the rest reported as stray."""
-        board, turn = self.game.board, len(self.game.turns)
+        """The most plausible play and the alerts it comes with, or None.
+
+        Candidates: every new square as one play, and the plays on part of them (the rest
+        then stray readings: a square cut off at the frame's edge, a reflection, the side of
+        a tile read on the square behind it). Each is weighed by how probable its letters
+        are, times the chance that the squares it leaves out in its own line are really
+        empty, times PHONY_ODDS when its words are not in the lexicon (a phony is rare; the
+        lexicon may mend a doubtful letter but never turns a clearly read phony into another
+        word).
+        """
+        turn = len(self.game.turns)
         checks = [self.lexicon, None] if self.lexicon is not None else [None]
-        raw = self._infer(probs, added)
-        if self.lexicon is not None:
-            word = self._infer(probs, added, self.lexicon)
-            # The lexicon may mend a doubtful letter, but must not turn a clearly read phony
-            # into some other valid word.
-            if word.legal and (not raw.legal or word.probability >= PHONY_ODDS * raw.probability):
-                return word, []
-            if raw.legal:
-                why = f"{raw.coord} {raw.word}: not in the lexicon"
-                return raw, [_alert("phony", why, "info", turn, time)]
-        elif raw.legal:
-            return raw, []
-
-        def seen(group: list) -> float:
-            return sum(1.0 - probs[r * 15 + c][EMPTY_CLASS] for r, c in group)
-
-        groups = [g for g in line_groups(board, added) if len(g) < len(added)]
-        for group in sorted(groups, key=seen, reverse=True)[:12]:
+        best: tuple[float, Inferred, tuple, bool] | None = None
+        for part in [tuple(added)] + _parts(self.game.board, added, probs):
+            rest = set(added) - set(part)
+            rows, cols = {r for r, _ in part}, {c for _, c in part}
+            # Left-out squares in the play's own line would have extended it: they count
+            # against it unless they are probably empty. Others could never belong to it.
+            inline = [sq for sq in rest if (len(rows) == 1 and sq[0] in rows)
+                      or (len(cols) == 1 and sq[1] in cols)]
+            empty = math.prod(probs[r * 15 + c][EMPTY_CLASS] for r, c in inline)
+            if empty < STRAY_FLOOR:
+                continue  # clearly read tiles in line are not left out
             for lexicon in checks:
-                reading = self._infer(probs, group, lexicon)
-                if reading.legal:
-                    stray = " ".join(square_name(*sq) for sq in sorted(set(added) - set(group)))
-                    return reading, [
-                        _alert(
-                            "stray-tiles",
-                            f"read as tiles but not part of "
-                            f"{reading.coord} {reading.word}: {stray}",
-                            "info",
-                            turn,
-                            time,
-                        )
-                    ]
-        return None, []
+                reading = self._infer(probs, part, lexicon)
+                if not reading.legal:
+                    continue
+                valid = lexicon is not None or self.lexicon is None
+                odds = reading.probability * empty * (1.0 if valid else PHONY_ODDS)
+                if best is None or odds > best[0]:
+                    best = (odds, reading, tuple(sorted(rest)), valid)
+                break
+        if best is None:
+            return None, []
+        _, reading, rest, valid = best
+        alerts = []
+        if not valid:
+            why = f"{reading.coord} {reading.word}: not in the lexicon"
+            alerts.append(_alert("phony", why, "info", turn, time))
+        if rest:
+            stray = " ".join(square_name(*sq) for sq in rest)
+            why = f"read as tiles but not part of {reading.coord} {reading.word}: {stray}"
+            alerts.append(_alert("stray-tiles", why, "info", turn, time))
+        return reading, alerts
 
     def _infer(self, probs: Probs, squares: tuple, lexicon: Lexicon | None = None) -> Inferred:
         """infer_play, where a play of more tiles than the player holds is never legal."""
@@ -321,6 +328,25 @@ class Recorder:
             k: e[k] for k in ("kind", "message", "severity", "turn", "time", "data") if k in e
         }
         return [("alert", {"alert": Alert(**fields)})]
+
+
+def _parts(board: Board, added: tuple, probs: Probs, most: int = 16) -> list[tuple]:
+    """Runs of the new squares that could be the real play when not all of them are: each
+    run that line_groups() finds, and each run trimmed by a square or two at either end,
+    most strongly seen first."""
+    parts = set()
+    for group in line_groups(board, added):
+        run = tuple(group)
+        for head in range(3):
+            for tail in range(3):
+                part = run[head : len(run) - tail]
+                if part and len(part) < len(added):
+                    parts.add(part)
+
+    def seen(part: tuple) -> float:
+        return sum(1.0 - probs[r * 15 + c][EMPTY_CLASS] for r, c in part)
+
+    return sorted(parts, key=seen, reverse=True)[:most]
 
 
 def _alert(kind: str, message: str, severity: str, turn: int, time: float) -> dict[str, Any]:
