@@ -6,10 +6,11 @@ warps the photo top-down, finds every line's offset piece by piece (one piece pe
 hand over part of a line only loses those pieces), fits a straight line through the pieces,
 and fits a homography to the lines' crossings, discarding lines that disagree. A fit locked
 one whole line off is recognised by the premium squares (vision.premiums) and moved back.
-Each corner is
-then placed by the grid near it alone (lens distortion bends the grid), and finally each side
-moves out to the outer edge of the printed border, which is where the playing area's corners
-are taken to be (as in the labelled photos).
+Each corner is then placed by the grid near it alone (lens distortion bends the grid): the
+crossing of the outermost grid lines. (Moving the sides out to the printed border's outer
+edge, where the labelled photos put the corners, was tried and dropped: it gained a few
+hundredths of a square on those photos and lost a third of a square on boards whose border
+shows other edges nearby.)
 """
 
 from __future__ import annotations
@@ -76,8 +77,7 @@ def refine_to_grid(
         if found is not None:
             current, lines = found
     pieces = _grid_pieces(smoothed, current)
-    corners_out = _outer_edge(smoothed, _local_corners(pieces, current))
-    return GridFit(corners_out, _contrast(pieces), lines, layout)
+    return GridFit(_local_corners(pieces, current), _contrast(pieces), lines, layout)
 
 
 def _grid_pieces(smoothed: np.ndarray, corners: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -231,79 +231,3 @@ def _crossings_homography(
 
 def _project(homography: np.ndarray, points: np.ndarray) -> np.ndarray:
     return cv2.perspectiveTransform(np.float32(points)[None], homography)[0].astype(np.float32)
-
-
-_EDGE_PX = 32  # resolution of the border search
-_EDGE_REACH = (-0.1, 0.2)  # where the border's outer edge may lie, in cells outward
-_NEAR = 6  # a corner is placed from the border pieces this many cells from it
-
-
-def _outer_edge(smoothed: np.ndarray, corners: np.ndarray) -> np.ndarray:
-    """Move each side from the outermost grid line to the outer edge of the printed border.
-
-    Boards frame the playing area with a border line that is often wider than the inner
-    lines (and, in perspective, a raised bevel); the playing area ends where that border
-    does: the strongest drop in brightness going outward just past the outermost line.
-    Each corner comes from the border pieces near it, since lens distortion bends the long
-    sides; a side with too few clear pieces near the corner uses the whole side, and a side
-    with none stays on its grid line.
-    """
-    margin = -_EDGE_REACH[0] + _EDGE_REACH[1] + 0.05
-    rect = warp_board(smoothed, corners, _EDGE_PX, margin)
-    grad_y = cv2.Sobel(rect, cv2.CV_32F, 0, 1, ksize=3)
-    grad_x = cv2.Sobel(rect, cv2.CV_32F, 1, 0, ksize=3).T
-    # (brightness drop outward, grid line index, outward sign); left/right are transposed
-    sides = ((grad_y, 0, -1), (-grad_x, SIZE, 1), (-grad_y, SIZE, 1), (grad_x, 0, -1))
-    centres = (np.arange(SIZE) + margin + 0.5) * _EDGE_PX
-    found = [
-        _border_pieces(ridge, (index + margin) * _EDGE_PX, sign, margin)
-        for ridge, index, sign in sides
-    ]
-    points = []
-    # (top or bottom side, left or right side, piece index nearest the corner along each)
-    for horizontal, vertical, along_h, along_v in (
-        (0, 3, 0, 0),
-        (0, 1, SIZE - 1, 0),
-        (2, 1, SIZE - 1, SIZE - 1),
-        (2, 3, 0, SIZE - 1),
-    ):
-        a, b = _side_line(centres, *found[horizontal], along_h)  # y = a x + b
-        c, d = _side_line(centres, *found[vertical], along_v)  # x = c y + d
-        y = (a * d + b) / (1 - a * c)
-        points.append((c * y + d, y))
-    scale = np.array([[1 / _EDGE_PX, 0, -margin], [0, 1 / _EDGE_PX, -margin], [0, 0, 1]])
-    to_image = board_to_image(corners) @ scale
-    return cv2.perspectiveTransform(np.float32(points)[None], to_image)[0].astype(np.float32)
-
-
-def _border_pieces(
-    ridge: np.ndarray, base: float, sign: int, margin: float
-) -> tuple[np.ndarray, np.ndarray, float]:
-    """Per cell along one side: where the border edge is, whether it is clear, the grid line."""
-    pieces = _pieces(ridge, margin, _EDGE_PX)
-    reach = np.round(base + sign * np.array(_EDGE_REACH) * _EDGE_PX).astype(int)
-    rows = np.arange(reach.min(), reach.max() + 1)
-    win = pieces[rows]
-    cols = np.arange(SIZE)
-    k = np.clip(win.argmax(0), 1, len(rows) - 2)
-    left, mid, right = win[k - 1, cols], win[k, cols], win[k + 1, cols]
-    denom = left - 2 * mid + right
-    shift = np.where(denom < 0, 0.5 * (left - right) / np.where(denom < 0, denom, -1), 0.0)
-    pos = rows[0] + k + np.clip(shift, -0.5, 0.5)
-    return pos, mid > 0.5 * np.median(mid), base
-
-
-def _side_line(
-    centres: np.ndarray, pos: np.ndarray, good: np.ndarray, base: float, near: int
-) -> tuple[float, float]:
-    """Straight line through the side's clear pieces, preferring those near one corner."""
-    close = good & (np.abs(np.arange(SIZE) - near) < _NEAR)
-    for chosen in (close, good):
-        if chosen.sum() < 3:
-            continue
-        a, b = (float(v) for v in _fit_line(centres[chosen], pos[chosen]))
-        resid = np.abs(pos - (a * centres + b))
-        chosen = chosen & (resid < max(1.5, 2.5 * float(np.median(resid[chosen]))))
-        if chosen.sum() >= 3:
-            return tuple(float(v) for v in _fit_line(centres[chosen], pos[chosen]))
-    return 0.0, base
