@@ -55,10 +55,13 @@ def refine_to_grid(
     corners: np.ndarray,
     image: np.ndarray,
     windows: tuple[float, ...] = (0.45, 0.3, 0.15),
+    shifts: bool = True,
 ) -> GridFit:
     """Refine corners on a smooth_for_grid() image; each pass searches +-window cells.
 
-    image: the same view unsmoothed (colour when there is colour), for the premium squares.
+    image: the same view unsmoothed (colour when there is colour), for the premium squares;
+    shifts: whether a whole-square shift may be undone (not when following a known fix, where
+    a shift could only come from the premium squares hidden under tiles and hands).
     """
     current = np.asarray(corners, np.float32)
     lines = 0
@@ -68,7 +71,7 @@ def refine_to_grid(
             break
         current, lines = found
     layout = 0.0
-    for attempt in range(3):  # a coarse fix off by most of a cell can lock one line off
+    for attempt in range(3 if shifts else 0):  # a rough fix can lock one line off
         shift, best, layout = best_shift(image, current)
         if shift == (0, 0) or best < _SHIFT_GAIN * layout + 0.05 or attempt == 2:
             break
@@ -78,6 +81,11 @@ def refine_to_grid(
             current, lines = found
     pieces = _grid_pieces(smoothed, current)
     return GridFit(_local_corners(pieces, current), _contrast(pieces), lines, layout)
+
+
+def grid_contrast(smoothed: np.ndarray, corners: np.ndarray) -> float:
+    """GridFit.contrast for exactly these corners, to compare a fit with another."""
+    return _contrast(_grid_pieces(smoothed, np.asarray(corners, np.float32)))
 
 
 def _grid_pieces(smoothed: np.ndarray, corners: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 import onnxruntime as ort
 
-from .grid import GridFit, refine_to_grid, smooth_for_grid
+from .grid import GridFit, grid_contrast, refine_to_grid, smooth_for_grid
 from .rectify import cell_size_px
 
 INPUT_W, INPUT_H = 256, 160  # network input; frames are letterboxed into it
@@ -43,7 +43,8 @@ class LocateConfig:
     threads: int = 1  # onnxruntime threads; the app reads several cameras on few cores
     peak_threshold: float = 0.3  # corner heatmap height that counts as a peak
     min_contrast: float = 1.5  # grid-line edge strength over off-line strength, to accept
-    max_shift: float = 2.5  # cells a refined corner may move from where it started
+    max_shift: float = 2.5  # cells a refined corner may move from the network's guess
+    track_shift: float = 1.0  # ... and from the fix being followed
 
 
 @dataclass(frozen=True)
@@ -66,7 +67,7 @@ def locate_board(image: np.ndarray, cfg: LocateConfig | None = None) -> BoardFix
     """Find the playing area in a BGR frame, or raise BoardNotFound."""
     cfg = cfg or LocateConfig()
     coarse, confidence = _coarse_corners(image, cfg)
-    return _refined_fix(image, order_corners(coarse), confidence, cfg)
+    return _refined_fix(image, order_corners(coarse), confidence, cfg, cfg.max_shift)
 
 
 def track(image: np.ndarray, previous: BoardFix, cfg: LocateConfig | None = None) -> BoardFix:
@@ -76,35 +77,52 @@ def track(image: np.ndarray, previous: BoardFix, cfg: LocateConfig | None = None
     corner from frame to frame. Raises BoardNotFound when the grid no longer shows at the old
     place (the board moved too far, or a hand hides too much of it): call locate_board() then.
     """
-    return _refined_fix(image, previous.corners, 1.0, cfg or LocateConfig())
+    cfg = cfg or LocateConfig()
+    return _refined_fix(image, previous.corners, 1.0, cfg, cfg.track_shift, shifts=False)
 
 
 def _refined_fix(
-    image: np.ndarray, corners: np.ndarray, confidence: float, cfg: LocateConfig
+    image: np.ndarray,
+    corners: np.ndarray,
+    confidence: float,
+    cfg: LocateConfig,
+    max_shift: float,
+    shifts: bool = True,
 ) -> BoardFix:
-    fit = _refine(image, np.asarray(corners, np.float32))
+    fit = _refine(image, np.asarray(corners, np.float32), shifts)
     cell = cell_size_px(fit.corners)
     shift = float(np.linalg.norm(fit.corners - corners, axis=1).max()) / cell
-    if fit.contrast < cfg.min_contrast or shift > cfg.max_shift:
+    if fit.contrast < cfg.min_contrast or shift > max_shift:
         raise BoardNotFound(
             f"no 15x15 grid where the board should be (grid contrast {fit.contrast:.2f}, "
-            f"needs {cfg.min_contrast}; corners moved {shift:.2f} cells, at most {cfg.max_shift})"
+            f"needs {cfg.min_contrast}; corners moved {shift:.2f} cells, at most {max_shift})"
         )
     quality = confidence * min(1.0, (fit.contrast - 1.0) / 4.0) * min(1.0, fit.lines / 28)
     return BoardFix(fit.corners, float(np.clip(quality, 0.0, 1.0)))
 
 
-def _refine(image: np.ndarray, corners: np.ndarray) -> GridFit:
+def grid_evidence(image: np.ndarray, corners: np.ndarray) -> float:
+    """How clearly a 15x15 grid shows exactly at `corners` (the contrast a fit there has)."""
+    smoothed, local, _, _ = _crop(image, np.asarray(corners, np.float32))
+    return grid_contrast(smoothed, local)
+
+
+def _refine(image: np.ndarray, corners: np.ndarray, shifts: bool = True) -> GridFit:
     """Grid refinement on a crop around the board, so the cost does not grow with the frame."""
+    smoothed, local, offset, roi = _crop(image, corners)
+    fit = refine_to_grid(smoothed, local, roi, shifts=shifts)
+    return GridFit(fit.corners + offset, fit.contrast, fit.lines, fit.layout)
+
+
+def _crop(image: np.ndarray, corners: np.ndarray):
+    """(smoothed grey crop, corners in it, its offset, the colour crop) around the board."""
     gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     pad = 2.0 * cell_size_px(corners)
     x0, y0 = np.maximum(np.floor(corners.min(0) - pad), 0).astype(int)
     x1, y1 = np.ceil(corners.max(0) + pad).astype(int)
     offset = np.float32([x0, y0])
-    roi = gray[y0:y1, x0:x1]
     local = corners - offset
-    fit = refine_to_grid(smooth_for_grid(roi, local), local, image[y0:y1, x0:x1])
-    return GridFit(fit.corners + offset, fit.contrast, fit.lines, fit.layout)
+    return smooth_for_grid(gray[y0:y1, x0:x1], local), local, offset, image[y0:y1, x0:x1]
 
 
 @lru_cache(maxsize=4)

@@ -16,8 +16,8 @@ from typing import Protocol
 import cv2
 import numpy as np
 
-from .locate import BoardFix, BoardNotFound, locate_board, track
-from .rectify import cell_crops, cell_size_px, rectify, warp_board
+from .locate import BoardFix, BoardNotFound, grid_evidence, locate_board, track
+from .rectify import board_to_image, cell_crops, cell_size_px, rectify, warp_board
 from .stillness import motion_score
 
 EMPTY = 27  # class index of an empty square (classes 'A'-'Z', '?', '.')
@@ -36,6 +36,14 @@ def small_view(frame: np.ndarray, corners: np.ndarray) -> np.ndarray:
     grey = cv2.cvtColor(top, cv2.COLOR_BGR2GRAY) if top.ndim == 3 else top
     side = 15 * SMALL_PX
     return cv2.resize(grey, (side, side), interpolation=cv2.INTER_AREA).astype(np.float32)
+
+
+def slid_corners(corners: np.ndarray, slide: np.ndarray | None) -> np.ndarray:
+    """The corners of the board moved by `slide` = (du, dv) squares (None: not moved)."""
+    if slide is None:
+        return corners
+    square = np.float32([[0, 0], [15, 0], [15, 15], [0, 15]]) + slide
+    return cv2.perspectiveTransform(square[None], board_to_image(corners))[0]
 
 
 def changed_squares(before: np.ndarray, after: np.ndarray) -> np.ndarray:
@@ -101,20 +109,27 @@ class BoardReader:
     def _corners(self, frame: np.ndarray) -> np.ndarray:
         if self.manual is not None:
             return self.manual
-        if self.fix is not None and not self._needs_fit(frame):
+        slide = None if self.fix is None else self._slide(frame)
+        if slide is not None and not slide.any():
             return self.fix.corners
         lost = None
         if self.fix is not None:
             try:
-                followed = track(frame, self.fix)
+                # Start from where the slide says the board went: a bump of more than half a
+                # square would otherwise lock the fit onto the neighbouring grid lines.
+                start = slid_corners(self.fix.corners, slide)
+                followed = track(frame, BoardFix(start, self.fix.quality))
             except BoardNotFound:
                 lost, self.fix = self.fix, None
             else:
                 # A still board's fit jitters by a few hundredths of a cell from frame to frame;
                 # keeping the old fix then keeps the top-down view, and so the motion score,
-                # still. A real shift (a bumped board) moves the fit further and is followed.
+                # still. A real shift (a bumped board) moves the fit further, and the grid
+                # then shows more clearly at the new fit than at the old one: followed.
                 moved = np.linalg.norm(followed.corners - self.fix.corners, axis=1).max()
-                if moved > JITTER * cell_size_px(self.fix.corners):
+                if moved > JITTER * cell_size_px(self.fix.corners) and grid_evidence(
+                    frame, followed.corners
+                ) > grid_evidence(frame, self.fix.corners):
                     self.fix = followed
                 self._tracked = small_view(frame, self.fix.corners)
                 return self.fix.corners
@@ -139,15 +154,21 @@ class BoardReader:
         self._tracked = small_view(frame, self.fix.corners)
         return self.fix.corners
 
-    def _needs_fit(self, frame: np.ndarray) -> bool:
-        """Whether the view at the current fix no longer matches the one the grid was fitted
-        on: slid by more than the jitter, or changed over many squares (a hand, a bump)."""
+    def _slide(self, frame: np.ndarray) -> np.ndarray | None:
+        """(du, dv) squares the board has slid since the grid was fitted, zero when it has
+        not moved; None when it may have moved but the slide is unknown (its view settled
+        into something widely different). A hand passing over the board is no move: fits
+        made under a hand are the poorest, and nothing the gate commits is read then."""
         if self._tracked is None:
-            return True
+            return None
         view = small_view(frame, self.fix.corners)
         (dx, dy), _ = cv2.phaseCorrelate(self._tracked, view)
-        slid = max(abs(dx), abs(dy)) > JITTER * SMALL_PX
-        return slid or changed_squares(self._tracked, view).mean() > REFIT_SHARE
+        if max(abs(dx), abs(dy)) > JITTER * SMALL_PX:
+            return np.float32([dx, dy]) / SMALL_PX
+        settled = self._previous is not None and changed_squares(self._previous, view).mean() < 0.02
+        if settled and changed_squares(self._tracked, view).mean() > REFIT_SHARE:
+            return None
+        return np.zeros(2, np.float32)
 
     def read(self, frame: np.ndarray) -> Reading | None:
         """The frame's reading, or None when no board can be found in it."""
