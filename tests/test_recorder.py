@@ -270,3 +270,14 @@ def test_a_clearly_read_phony_is_still_recorded_as_read(english, wespa):
     notes = camera(rec, probs_of(put(Board(), "8D", "WINDS")))  # not in LEX
     assert [n[1]["alert"].kind for n in notes if n[0] == "alert"] == ["phony"]
     assert rec.game.turns[-1].word == "WINDS"
+
+
+def test_a_clear_phony_beats_a_valid_word_read_from_unlikely_letters(english, wespa):
+    rec = recorder(english, wespa)
+    seen = put(Board(), "8G", "CAD")  # not in LEX; CAT is, if D were read as T
+    notes = camera(rec, probs_of(seen, {(7, 8): {"D": 0.999, "T": 0.001}}))
+    assert [n[1]["alert"].kind for n in notes if n[0] == "alert"] == ["phony"]
+    assert rec.game.turns[-1].word == "CAD"
+    rec = recorder(english, wespa)
+    notes = camera(rec, probs_of(seen, {(7, 8): {"D": 0.6, "T": 0.4}}))  # doubtful: mended
+    assert rec.game.turns[-1].word == "CAT" and not [n for n in notes if n[0] == "alert"]

@@ -291,7 +291,6 @@ class Recorder:
                 odds = reading.probability * empty * (1.0 if valid else PHONY_ODDS)
                 if best is None or odds > best[0]:
                     best = (odds, reading, tuple(sorted(rest)), valid)
-                break
         if best is None:
             return None, []
         _, reading, rest, valid = best
