@@ -258,10 +258,19 @@ def test_a_camera_move_the_record_refuses_becomes_an_alert_not_a_crash(
 def test_a_doubtful_tile_read_in_line_with_a_word_is_stray_not_a_phony(english, wespa):
     rec = recorder(english, wespa)
     seen = put(Board(), "8D", "WINDY")
-    # the square before W (C8) shows the side of the W tile: half read as a blank
-    notes = camera(rec, probs_of(seen, {(7, 2): {"?": 0.6, ".": 0.4}}))
+    # the square before W (C8) shows the side of the W tile: half read as an S
+    notes = camera(rec, probs_of(seen, {(7, 2): {"S": 0.55, ".": 0.45}}))
     assert [n[0] for n in notes] == ["alert", "move_recorded"]
     assert notes[0][1]["alert"].kind == "stray-tiles" and "C8" in notes[0][1]["alert"].message
+    assert rec.game.turns[-1].word == "WINDY"
+
+
+def test_a_plain_square_half_read_as_a_blank_is_a_plain_square(english, wespa):
+    rec = recorder(english, wespa)
+    seen = put(Board(), "8D", "WINDY")
+    doubtful = {(7, 2): {"?": 0.6, ".": 0.4}, (3, 3): {"?": 0.7, ".": 0.3}}
+    notes = camera(rec, probs_of(seen, doubtful))
+    assert [n[0] for n in notes] == ["move_recorded"]  # blanks are rare: these are empty
     assert rec.game.turns[-1].word == "WINDY"
 
 

@@ -15,6 +15,7 @@ from typing import Any
 from tilecast.engine import game as g
 from tilecast.engine.board import Board, parse_coord, square_name
 from tilecast.engine.infer import (
+    BLANK_CLASS,
     EMPTY_CLASS,
     Inferred,
     Probs,
@@ -32,6 +33,7 @@ Note = tuple[str, dict[str, Any]]  # (hook name without the tilecast_ prefix, ar
 # 1 / PHONY_ODDS times as probable; then it is recorded as read, a possible phony.
 PHONY_ODDS = 0.01
 STRAY_FLOOR = 0.001  # a play may leave new squares out only if they are this likely empty
+BLANK_ODDS = 0.2  # game base rate of blanks over the classifier's training rate (see blank_prior)
 
 
 class InputError(ValueError):
@@ -229,6 +231,7 @@ class Recorder:
     def read_board(self, probs: Probs, time: float) -> list[dict[str, Any]]:
         """Turn a committed camera reading into journal entries to append (not yet applied)."""
         game = self.game
+        probs = blank_prior(probs)
         change = board_change(game.board, probs)
         if change.none or game.phase == g.OVER:
             return []
@@ -327,6 +330,21 @@ class Recorder:
             k: e[k] for k in ("kind", "message", "severity", "turn", "time", "data") if k in e
         }
         return [("alert", {"alert": Alert(**fields)})]
+
+
+def blank_prior(probs: Probs) -> list[list[float]]:
+    """The classifier's probabilities with a blank made as rare as it is in a game.
+
+    The classifier learnt from crops with three blanks for every letter; a set has two blanks
+    in a hundred tiles, fewer than the average letter, so its raw blank odds are about
+    BLANK_ODDS too high, and a plain square (which a blank resembles) suffers for it.
+    """
+    weighted = [list(row) for row in probs]
+    for row in weighted:
+        row[BLANK_CLASS] *= BLANK_ODDS
+        total = sum(row)
+        row[:] = [p / total for p in row]
+    return weighted
 
 
 def _parts(board: Board, added: tuple, probs: Probs, most: int = 16) -> list[tuple]:
