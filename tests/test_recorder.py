@@ -290,3 +290,14 @@ def test_a_clear_phony_beats_a_valid_word_read_from_unlikely_letters(english, we
     rec = recorder(english, wespa)
     notes = camera(rec, probs_of(seen, {(7, 8): {"D": 0.6, "T": 0.4}}))  # doubtful: mended
     assert rec.game.turns[-1].word == "CAT" and not [n for n in notes if n[0] == "alert"]
+
+
+def test_a_lone_blank_beside_the_board_does_not_outweigh_the_real_play(english, wespa):
+    rec = recorder(english, wespa)
+    camera(rec, probs_of(put(Board(), "8D", "WINDY")))
+    after = put(rec.game.board, "D7", "A.E")  # AWE down through the W
+    # G7, above the D, reads as a blank (it would make AD): likelier than the A itself
+    doubtful = {(6, 3): {"A": 0.8, "R": 0.2}, (6, 6): {"?": 0.97, ".": 0.03}}
+    notes = camera(rec, probs_of(after, doubtful))
+    assert rec.game.turns[-1].word == "A.E"
+    assert [n[1]["alert"].kind for n in notes if n[0] == "alert"] == ["stray-tiles"]

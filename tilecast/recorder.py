@@ -292,6 +292,8 @@ class Recorder:
                     continue
                 valid = lexicon is not None or self.lexicon is None
                 odds = reading.probability * empty * (1.0 if valid else PHONY_ODDS)
+                if all(p.tile.blank for p in reading.placed):
+                    odds *= PHONY_ODDS  # blanks alone fit almost anywhere; players rarely do it
                 if best is None or odds > best[0]:
                     best = (odds, reading, tuple(sorted(rest)), valid)
         if best is None:
