@@ -86,10 +86,11 @@ def test_enrolment_helps_on_an_unseen_tile_style(scene, layout, english):
     frame, corners = photo(scene, layout)
     # Corners from another starting corner and the other way round: the layout decides.
     check = enroll_board(clf, cells_of(frame, corners[[2, 1, 0, 3]]), english)
-    # Found the orientation: tiles and empty squares where the layout has them; an unseen
-    # style may still have a few letters misread (which enrolment is for).
-    assert np.array_equal(check.read == ".", layout == ".")
-    assert (check.read == layout).mean() > 0.95, check.problems
+    # Found the orientation, and the complete set is reported complete: an unseen style may
+    # still have a few squares misread (which enrolment is for), but none so clearly that the
+    # layout's tile is ruled out.
+    assert check.problems == []
+    assert (check.read == layout).mean() > 0.95
     # The same 100 tiles spread over other squares: other neighbours, light and perspective.
     game = np.full((SIZE, SIZE), ".", "<U1")
     squares = np.random.default_rng(3).permutation(225)[:100]
