@@ -198,7 +198,7 @@ def _judge(
                     False,
                     "lexicon: no letters for the blanks make every word valid",
                 )
-            placed = _name_blanks(placed, options[0])
+            placed = name_blanks(placed, options[0])
         else:
             after = board.with_tiles((p.row, p.col, p.tile) for p in placed)
             for squares in formed_words(board, placed):
@@ -212,7 +212,8 @@ def _judge(
     return Inferred(placed, coord, word, probability, True, blank_options=options)
 
 
-def _name_blanks(placed: tuple[Placement, ...], letters: tuple[str, ...]) -> tuple[Placement, ...]:
+def name_blanks(placed: tuple[Placement, ...], letters: tuple[str, ...]) -> tuple[Placement, ...]:
+    """The placements with their blanks, in order, standing for `letters`."""
     it = iter(letters)
     return tuple(
         Placement(p.row, p.col, Tile(next(it), blank=True)) if p.tile.blank else p for p in placed

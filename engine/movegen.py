@@ -298,10 +298,13 @@ def blank_letters(
     board: Board,
     placed: tuple[Placement, ...],
     unknown: Collection[int] | None = None,
+    own_words: bool = False,
 ) -> list[tuple[str, ...]]:
     """Every way to name the blanks at placed[i], i in `unknown` (default: every blank placed),
-    so that all words the play forms are in the lexicon: one tuple of letters per way, in the
-    order of `unknown`, sorted. The letters those placements carry now are ignored.
+    so that all words the play forms are in the lexicon (with `own_words`, only the words
+    that run through a blank: how a phony's blank was most likely meant): one tuple of
+    letters per way, in the order of `unknown`, sorted. The letters those placements carry
+    now are ignored.
 
     The play must already satisfy the placement rules (engine.play.validate).
     """
@@ -312,6 +315,9 @@ def blank_letters(
     )
     after = board.with_tiles((p.row, p.col, p.tile) for p in placed)
     words = formed_words(board, placed)
+    if own_words:
+        blanks = {(placed[i].row, placed[i].col) for i in indices}
+        words = [squares for squares in words if blanks & set(squares)]
     found = []
     for choice in product(ascii_uppercase, repeat=len(indices)):
         named = {(placed[i].row, placed[i].col): ch for i, ch in zip(indices, choice, strict=True)}

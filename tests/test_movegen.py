@@ -234,6 +234,14 @@ def test_blank_letters_lists_each_word_forming_letter(tileset: TileSet) -> None:
     assert blank_letters(lexicon, board, placed) == []  # AE? is no word
 
 
+def test_blank_letters_of_a_phony_by_the_words_through_the_blank(tileset: TileSet) -> None:
+    lexicon = Lexicon(["ORACLE", "ORACLES"])  # ZO is not in it: the play is a phony here
+    board = Board.from_rows(["." * 15] * 8 + [".........Z....."] + ["." * 15] * 6)
+    placed = tuple(placements_for(board, parse_coord("K9"), "ORACLEs"))
+    assert blank_letters(lexicon, board, placed) == []
+    assert blank_letters(lexicon, board, placed, own_words=True) == [("S",)]
+
+
 def test_blank_letters_with_two_blanks(tileset: TileSet) -> None:
     lexicon = Lexicon(["CAT", "CUT", "OAT", "COT"])
     placed = tuple(placements_for(Board(), parse_coord("8G"), "caT"))

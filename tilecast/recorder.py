@@ -22,8 +22,11 @@ from tilecast.engine.infer import (
     board_change,
     infer_play,
     line_groups,
+    name_blanks,
+    notation,
 )
 from tilecast.engine.lexicon import Lexicon
+from tilecast.engine.movegen import blank_letters
 from tilecast.engine.rules import Rules
 from tilecast.engine.tiles import TileSet
 from tilecast.events import Alert
@@ -299,6 +302,8 @@ class Recorder:
         if best is None:
             return None, []
         _, reading, rest, valid = best
+        if not valid and self.lexicon is not None and any(p.tile.blank for p in reading.placed):
+            reading = self._name_phony_blanks(reading)
         alerts = []
         if not valid:
             why = f"{reading.coord} {reading.word}: not in the lexicon"
@@ -308,6 +313,17 @@ class Recorder:
             why = f"read as tiles but not part of {reading.coord} {reading.word}: {stray}"
             alerts.append(_alert("stray-tiles", why, "info", turn, time))
         return reading, alerts
+
+    def _name_phony_blanks(self, reading: Inferred) -> Inferred:
+        """A phony's blanks named by the words through them alone (the other words are wrong
+        whatever the blanks are), when those words allow any letters at all."""
+        board = self.game.board
+        options = blank_letters(self.lexicon, board, reading.placed, own_words=True)
+        if not options:
+            return reading
+        placed = name_blanks(reading.placed, options[0])
+        _, word = notation(board, placed)
+        return replace(reading, placed=placed, word=word, blank_options=tuple(options))
 
     def _infer(self, probs: Probs, squares: tuple, lexicon: Lexicon | None = None) -> Inferred:
         """infer_play, where a play of more tiles than the player holds is never legal."""
