@@ -247,7 +247,9 @@ def test_a_camera_move_the_record_refuses_becomes_an_alert_not_a_crash(
     info = SessionInfo("b1", ("Ann", "Bob"), "wespa", str(tmp_path))
     s = Session(info, Recorder(wespa, english, LEX), plugin_manager(entry_points=False))
     refused = {"type": "play", "source": "camera", "time": 2.0, "coord": "8D", "word": "WIN.Y"}
-    monkeypatch.setattr(s.recorder, "read_board", lambda probs, time: [refused])
+    monkeypatch.setattr(
+        s.recorder, "read_board", lambda probs, time, follow_on: [] if follow_on else [refused]
+    )
     s.camera(probs_of(Board()), frame=3, time=2.0)
     kinds = [(e["type"], e.get("kind")) for e in s.journal.entries]
     assert kinds == [("alert", "unrecorded-move"), ("board", None)]
@@ -301,3 +303,19 @@ def test_a_lone_blank_beside_the_board_does_not_outweigh_the_real_play(english, 
     notes = camera(rec, probs_of(after, doubtful))
     assert rec.game.turns[-1].word == "A.E"
     assert [n[1]["alert"].kind for n in notes if n[0] == "alert"] == ["stray-tiles"]
+
+
+def test_two_plays_run_together_in_one_reading_are_both_recorded(tmp_path, english, wespa):
+    info = SessionInfo("b1", ("Ann", "Bob"), "wespa", str(tmp_path))
+    s = Session(info, Recorder(wespa, english, LEX), plugin_manager(entry_points=False))
+    both = put(put(Board(), "8D", "WINDY"), "D7", "A.E")  # no still moment between them
+    s.camera(probs_of(both), frame=5, time=3.0)
+    assert [(t.player, t.word) for t in s.game.turns] == [(0, "WINDY"), (1, "A.E")]
+    # ... but a doubtful second play is left for a later, clearer reading
+    s2 = Session(
+        SessionInfo("b2", ("Ann", "Bob"), "wespa", str(tmp_path)),
+        Recorder(wespa, english, LEX),
+        plugin_manager(entry_points=False),
+    )
+    s2.camera(probs_of(both, {(6, 3): {"A": 0.7, ".": 0.3}}), frame=5, time=3.0)
+    assert [t.word for t in s2.game.turns] == ["WINDY"]

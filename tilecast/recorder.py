@@ -36,6 +36,7 @@ Note = tuple[str, dict[str, Any]]  # (hook name without the tilecast_ prefix, ar
 # 1 / PHONY_ODDS times as probable; then it is recorded as read, a possible phony.
 PHONY_ODDS = 0.01
 STRAY_FLOOR = 0.001  # a play may leave new squares out only if they are this likely empty
+SURE_TILE = 0.9  # tile probability of every square of a play read after another in one reading
 BLANK_ODDS = 0.2  # game base rate of blanks over the classifier's training rate (see blank_prior)
 
 
@@ -231,8 +232,16 @@ class Recorder:
 
     # -- camera --------------------------------------------------------------------------
 
-    def read_board(self, probs: Probs, time: float) -> list[dict[str, Any]]:
-        """Turn a committed camera reading into journal entries to append (not yet applied)."""
+    def read_board(
+        self, probs: Probs, time: float, follow_on: bool = False
+    ) -> list[dict[str, Any]]:
+        """Turn a committed camera reading into journal entries to append (not yet applied).
+
+        follow_on: the reading has already given a play, now recorded; what else it shows
+        is the next play only if it is clear (every new square surely a tile, one play of
+        lexicon words): the camera missed the still moment between two turns, which happens
+        when the next player lays tiles down at once. Anything less clear gives nothing.
+        """
         game = self.game
         probs = blank_prior(probs)
         change = board_change(game.board, probs)
@@ -246,7 +255,14 @@ class Recorder:
             return self._disturbed(change, time, "tiles moved" if change.added else "tiles removed")
         if not change.added or game.phase != g.PLAYING:
             return []
+        if follow_on and (
+            change.removed
+            or any(probs[r * 15 + c][EMPTY_CLASS] > 1.0 - SURE_TILE for r, c in change.added)
+        ):
+            return []
         reading, note = self._best_reading(probs, change.added, time)
+        if follow_on and (reading is None or note):
+            return []
         if reading is None:
             why = self._infer(probs, change.added).reason
             return self._disturbed(change, time, f"not a legal play ({why})", kind="illegal-play")

@@ -63,13 +63,18 @@ class Session:
 
     def camera(self, probs: np.ndarray, frame: int, time: float, view: int | None = None) -> None:
         """A committed (still) camera reading: journal what was read, then any move in it."""
-        for entry in self.recorder.read_board(probs.tolist(), round(time, 3)):
-            try:
-                self.submit(entry)
-            except InputError as exc:
-                # What the camera saw cannot follow from the record as it stands (an earlier
-                # misread, a missed exchange): tell the TD, keep the reading, keep watching.
-                self.submit(_unrecorded(entry, exc, len(self.game.turns)))
+        read = probs.tolist()
+        for follow_on in (False, True, True):  # up to two more plays the camera ran together
+            entries = self.recorder.read_board(read, round(time, 3), follow_on)
+            for entry in entries:
+                try:
+                    self.submit(entry)
+                except InputError as exc:
+                    # What the camera saw cannot follow from the record as it stands (an
+                    # earlier misread, a missed exchange): tell the TD, keep the reading.
+                    self.submit(_unrecorded(entry, exc, len(self.game.turns)))
+            if not any(e["type"] == "play" for e in entries):
+                break
         # Journaled after the moves it caused: a crash in between re-reads this frame, and the
         # moves already recorded make it no change.
         top = probs.argmax(axis=1)
