@@ -35,7 +35,7 @@ from tilecast.vision.render.video import render_game
 
 SIZES = ((1280, 720), (1920, 1080))
 STAGES = ("decode mp4 frame", "locate_board (first fix)", "track (following fix)",
-          "rectify + cell_crops", "classify 225 cells", "BoardReader.read (tracking)")
+          "rectify + cell_crops", "classify 225 cells", "BoardReader.read (incremental)")
 T = TypeVar("T")
 
 
@@ -95,14 +95,19 @@ def measure(video: Path, classifier: TileClassifier) -> tuple[Timings, dict[str,
 
 
 def table(results: dict[str, Timings], clock: str, markdown: bool) -> str:
-    """Median and p90 milliseconds per stage (rows) and resolution (columns)."""
-    head = ["stage"] + [f"{name} {q}" for name in results for q in ("median", "p90")]
+    """Median, p90 and mean milliseconds per stage (rows) and resolution (columns); the mean
+    is what a long video costs per frame."""
+    head = ["stage"] + [f"{name} {q}" for name in results for q in ("median", "p90", "mean")]
     rows = [head]
     for stage in STAGES:
         row = [stage]
         for timings in results.values():
             ms = getattr(timings, clock)[stage]
-            row += [f"{np.median(ms):.1f}", f"{np.percentile(ms, 90):.1f}"] if ms else ["-"] * 2
+            row += (
+                [f"{np.median(ms):.1f}", f"{np.percentile(ms, 90):.1f}", f"{np.mean(ms):.1f}"]
+                if ms
+                else ["-"] * 3
+            )
         rows.append(row)
     if markdown:
         lines = ["| " + " | ".join(r) + " |" for r in rows]
@@ -148,7 +153,7 @@ def main() -> None:
     print(f"machine: {machine()}; other jobs may be running: {before} before, {after} after")
     print(f"game: self-play seed {args.seed}, first {len(turns)} turns at {args.fps:g} fps")
     for clock, what in (("cpu", "CPU ms of this process (one core)"), ("wall", "wall-clock ms")):
-        print(f"\n{what}, median and p90 per frame:\n")
+        print(f"\n{what}, median, p90 and mean per frame:\n")
         print(table(results, clock, args.markdown))
 
 
