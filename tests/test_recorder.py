@@ -319,3 +319,14 @@ def test_two_plays_run_together_in_one_reading_are_both_recorded(tmp_path, engli
     )
     s2.camera(probs_of(both, {(6, 3): {"A": 0.7, ".": 0.3}}), frame=5, time=3.0)
     assert [t.word for t in s2.game.turns] == ["WINDY"]
+
+
+def test_a_doubtful_lone_blank_is_no_play_but_a_clear_one_is(english, wespa):
+    rec = recorder(english, wespa)
+    camera(rec, probs_of(put(Board(), "8D", "WINDY")))
+    # G7 above the D: a blank there makes AD; read doubtfully, it is a plain square's misreading
+    assert camera(rec, probs_of(rec.game.board, {(6, 6): {"?": 0.85, ".": 0.15}})) == []
+    assert len(rec.game.turns) == 1
+    notes = camera(rec, probs_of(rec.game.board, {(6, 6): {"?": 0.999, ".": 0.001}}))
+    assert [n[0] for n in notes] == ["move_recorded"]
+    assert rec.game.turns[-1].word == "a."

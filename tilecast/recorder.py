@@ -37,6 +37,7 @@ Note = tuple[str, dict[str, Any]]  # (hook name without the tilecast_ prefix, ar
 PHONY_ODDS = 0.01
 STRAY_FLOOR = 0.001  # a play may leave new squares out only if they are this likely empty
 SURE_TILE = 0.9  # tile probability of every square of a play read after another in one reading
+BLANK_ALONE = 0.1  # odds of a play of blanks alone, against one with letters
 BLANK_ODDS = 0.2  # game base rate of blanks over the classifier's training rate (see blank_prior)
 
 
@@ -263,6 +264,8 @@ class Recorder:
         reading, note = self._best_reading(probs, change.added, time)
         if follow_on and (reading is None or note):
             return []
+        if note is None:  # doubtful readings, no play: the next reading will tell
+            return []
         if reading is None:
             why = self._infer(probs, change.added).reason
             return self._disturbed(change, time, f"not a legal play ({why})", kind="illegal-play")
@@ -281,8 +284,9 @@ class Recorder:
 
     def _best_reading(
         self, probs: Probs, added: tuple, time: float
-    ) -> tuple[Inferred | None, list[dict[str, Any]]]:
-        """The most plausible play and the alerts it comes with, or None.
+    ) -> tuple[Inferred | None, list[dict[str, Any]] | None]:
+        """The most plausible play and the alerts it comes with; (None, []) when no legal play
+        fits squares that are surely tiles; (None, None) when more likely nothing was played.
 
         Candidates: every new square as one play, and the plays on part of them (the rest
         then stray readings: a square cut off at the frame's edge, a reflection, the side of
@@ -312,11 +316,14 @@ class Recorder:
                 valid = lexicon is not None or self.lexicon is None
                 odds = reading.probability * empty * (1.0 if valid else PHONY_ODDS)
                 if all(p.tile.blank for p in reading.placed):
-                    odds *= PHONY_ODDS  # blanks alone fit almost anywhere; players rarely do it
+                    odds *= BLANK_ALONE  # blanks alone fit almost anywhere; players rarely do it
                 if best is None or odds > best[0]:
                     best = (odds, reading, tuple(sorted(rest)), valid)
-        if best is None:
-            return None, []
+        # Or nothing was played, and every new square is a misreading (a plain square taken
+        # for a blank beside a tile's side): likelier than a lone phony of doubtful tiles.
+        nothing = math.prod(probs[r * 15 + c][EMPTY_CLASS] for r, c in added)
+        if best is None or best[0] < nothing:
+            return None, None if nothing >= STRAY_FLOOR else []
         _, reading, rest, valid = best
         if not valid and self.lexicon is not None and any(p.tile.blank for p in reading.placed):
             reading = self._name_phony_blanks(reading)
