@@ -1,6 +1,6 @@
 """One frame in, the board's per-square probabilities out: localise (or track), undo a
-mirrored feed, rectify, cut the 225 cells, classify them in one batch, and turn the grid so
-row 1 is at the top with the letters upright.
+mirrored feed, rectify, cut the cells, classify those that changed in one batch, and turn the
+grid so row 1 is at the top with the letters upright.
 
 Mirroring and the turntable orientation are decided from the tiles themselves: the classifier
 tells, for every tile, which of the eight ways (four turns, mirrored or not) its letter reads,
@@ -103,8 +103,7 @@ class BoardReader:
         self._seen: np.ndarray | None = None  # small view as each square was last classified
         self._provisional = np.zeros(225, bool)  # squares last classified while moving
         self._refused = 0  # poorer fixes refused in a row since tracking failed
-        self._probs = np.zeros((225, 28), np.float32)
-        self._turns = np.zeros((225, 8), np.float32)
+        self._probs = np.zeros((225, 28), np.float32)  # each square as last classified
 
     def _corners(self, frame: np.ndarray) -> np.ndarray:
         if self.manual is not None:
@@ -216,7 +215,6 @@ class BoardReader:
         which = np.flatnonzero(changed)
         pred = self.classifier.predict(cell_crops(board, size=self.crop, which=which))
         self._probs[which] = pred.probabilities
-        self._turns[which] = pred.orientation
         self._vote(pred)
         mask = np.kron(changed.reshape(15, 15), np.ones((SMALL_PX, SMALL_PX), bool))
         self._seen[mask] = view[mask]
