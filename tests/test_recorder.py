@@ -89,6 +89,9 @@ def test_removed_last_play_is_a_withdrawal_and_older_tiles_an_alert(english, wes
     assert notes[0][1]["alert"].kind == "board-disturbed"
     assert camera(rec, probs_of(disturbed)) == []  # the same disturbance is not re-alerted
     assert rec.game.scores == (32, 0)  # history is never rewritten silently
+    # ... and the game goes on being recorded: the next play is read as usual
+    notes = camera(rec, probs_of(put(disturbed, "G7", "A.")))
+    assert [n[0] for n in notes] == ["move_recorded"] and rec.game.turns[-1].word == "A."
 
 
 def test_corrections_recompute_every_score(english, wespa):

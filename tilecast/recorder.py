@@ -53,6 +53,7 @@ class Recorder:
     actions: list[dict[str, Any]] = field(default_factory=list)
     game: g.Game = field(init=False)
     disturbed: tuple = ()  # the last disturbance alerted, so a still board is not re-alerted
+    removed: tuple = ()  # recorded squares last alerted as no longer seen
     clocks: tuple[float | None, float | None] = (None, None)  # seconds left, as last entered
 
     def __post_init__(self) -> None:
@@ -249,26 +250,34 @@ class Recorder:
         if change.none or game.phase == g.OVER:
             return []
         last = game.last_play
+        alerts: list[dict[str, Any]] = []
         if change.removed:
             # The last play taken back is a withdrawn phony, whatever stray squares read too.
             if last and set(change.removed) == {(p.row, p.col) for p in last.placed}:
                 return [{"type": "withdraw", "source": "camera", "time": time}]
-            return self._disturbed(change, time, "tiles moved" if change.added else "tiles removed")
+            # Older tiles gone: the TD is told (once), the record keeps them, and new tiles
+            # are still read as plays, so one disturbance never stops the recording.
+            if change.removed != self.removed:
+                self.removed = change.removed
+                where = " ".join(square_name(*sq) for sq in change.removed)
+                why = f"recorded tiles no longer seen: {where}"
+                alerts.append(_alert("board-disturbed", why, "violation", len(game.turns), time))
         if not change.added or game.phase != g.PLAYING:
-            return []
-        if follow_on and (
-            change.removed
-            or any(probs[r * 15 + c][EMPTY_CLASS] > 1.0 - SURE_TILE for r, c in change.added)
+            return alerts
+        if follow_on and any(
+            probs[r * 15 + c][EMPTY_CLASS] > 1.0 - SURE_TILE for r, c in change.added
         ):
             return []
         reading, note = self._best_reading(probs, change.added, time)
         if follow_on and (reading is None or note):
             return []
         if note is None:  # doubtful readings, no play: the next reading will tell
-            return []
+            return alerts
         if reading is None:
             why = self._infer(probs, change.added).reason
-            return self._disturbed(change, time, f"not a legal play ({why})", kind="illegal-play")
+            return alerts + self._disturbed(
+                change, time, f"not a legal play ({why})", kind="illegal-play"
+            )
         self.disturbed = ()
         entry = {
             "type": "play",
@@ -280,7 +289,7 @@ class Recorder:
         }
         if any(p.tile.blank for p in reading.placed):
             entry["blank_options"] = [list(o) for o in reading.blank_options]
-        return note + [entry]
+        return alerts + note + [entry]
 
     def _best_reading(
         self, probs: Probs, added: tuple, time: float

@@ -73,7 +73,7 @@ class Session:
                     # What the camera saw cannot follow from the record as it stands (an
                     # earlier misread, a missed exchange): tell the TD, keep the reading.
                     self.submit(_unrecorded(entry, exc, len(self.game.turns)))
-            if not any(e["type"] == "play" for e in entries):
+            if not any(e["type"] in ("play", "withdraw") for e in entries):
                 break
         # Journaled after the moves it caused: a crash in between re-reads this frame, and the
         # moves already recorded make it no change.
