@@ -18,4 +18,4 @@ def test_a_fit_one_square_off_is_told_by_the_premium_layout():
         for du, dv in ((1, 0), (0, -1), (-1, 1)):
             shift, best, unshifted = best_shift(image, _shifted(corners, (du, dv)))
             assert shift == (-du, -dv), (seed, du, dv)
-            assert best > 1.3 * unshifted
+            assert best > 1.3 * unshifted + 0.05  # what refine_to_grid needs to move

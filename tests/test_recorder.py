@@ -250,9 +250,7 @@ def test_a_camera_move_the_record_refuses_becomes_an_alert_not_a_crash(
     info = SessionInfo("b1", ("Ann", "Bob"), "wespa", str(tmp_path))
     s = Session(info, Recorder(wespa, english, LEX), plugin_manager(entry_points=False))
     refused = {"type": "play", "source": "camera", "time": 2.0, "coord": "8D", "word": "WIN.Y"}
-    monkeypatch.setattr(
-        s.recorder, "read_board", lambda probs, time, follow_on: [] if follow_on else [refused]
-    )
+    monkeypatch.setattr(s.recorder, "read_board", lambda probs, time, follow_on: [refused])
     s.camera(probs_of(Board()), frame=3, time=2.0)
     kinds = [(e["type"], e.get("kind")) for e in s.journal.entries]
     assert kinds == [("alert", "unrecorded-move"), ("board", None)]
@@ -333,3 +331,29 @@ def test_a_doubtful_lone_blank_is_no_play_but_a_clear_one_is(english, wespa):
     notes = camera(rec, probs_of(rec.game.board, {(6, 6): {"?": 0.999, ".": 0.001}}))
     assert [n[0] for n in notes] == ["move_recorded"]
     assert rec.game.turns[-1].word == "a."
+
+
+def test_a_tile_knocked_aside_is_a_disturbance_not_a_play(english, wespa):
+    rec = recorder(english, wespa)
+    camera(rec, probs_of(put(Board(), "8D", "WINDY")))
+    knocked = put(rec.game.board.without([(7, 7)]), "H9", "Y")  # the Y slid down a square
+    notes = camera(rec, probs_of(knocked))
+    assert [(n[0], n[1]["alert"].kind) for n in notes] == [("alert", "board-disturbed")]
+    assert "tiles moved" in notes[0][1]["alert"].message and len(rec.game.turns) == 1
+
+
+def test_a_recorded_blank_read_doubtfully_is_still_there(english, wespa):
+    rec = recorder(english, wespa)
+    camera(rec, probs_of(put(Board(), "8D", "WINDY")))
+    camera(rec, probs_of(put(rec.game.board, "G7", "a.")))  # a lone blank: aD
+    assert rec.game.turns[-1].word == "a."
+    doubtful = {(6, 6): {"?": 0.5, ".": 0.35, "A": 0.15}}
+    assert camera(rec, probs_of(rec.game.board, doubtful)) == []  # not withdrawn, not gone
+
+
+def test_a_clear_stray_far_along_the_row_does_not_block_the_play(english, wespa):
+    rec = recorder(english, wespa)
+    seen = put(Board(), "8D", "WINDY")
+    notes = camera(rec, probs_of(seen, {(7, 13): {"E": 0.95, ".": 0.05}}))  # N8, far off
+    assert rec.game.turns[-1].word == "WINDY"
+    assert [n[1]["alert"].kind for n in notes if n[0] == "alert"] == ["stray-tiles"]

@@ -245,7 +245,7 @@ class Recorder:
         when the next player lays tiles down at once. Anything less clear gives nothing.
         """
         game = self.game
-        probs = blank_prior(probs)
+        probs = blank_prior(probs, game.board)
         change = board_change(game.board, probs)
         if change.none or game.phase == g.OVER:
             return []
@@ -255,6 +255,9 @@ class Recorder:
             # The last play taken back is a withdrawn phony, whatever stray squares read too.
             if last and set(change.removed) == {(p.row, p.col) for p in last.placed}:
                 return [{"type": "withdraw", "source": "camera", "time": time}]
+            if change.added and _moved(change.removed, change.added):
+                # Tiles knocked a square or so aside: a disturbance, not a play.
+                return self._disturbed(change, time, "tiles moved")
             # Older tiles gone: the TD is told (once), the record keeps them, and new tiles
             # are still read as plays, so one disturbance never stops the recording.
             if change.removed != self.removed:
@@ -262,6 +265,8 @@ class Recorder:
                 where = " ".join(square_name(*sq) for sq in change.removed)
                 why = f"recorded tiles no longer seen: {where}"
                 alerts.append(_alert("board-disturbed", why, "violation", len(game.turns), time))
+        else:
+            self.removed = ()
         if not change.added or game.phase != g.PLAYING:
             return alerts
         if follow_on and any(
@@ -310,11 +315,9 @@ class Recorder:
         best: tuple[float, Inferred, tuple, bool] | None = None
         for part in [tuple(added)] + _parts(self.game.board, added, probs):
             rest = set(added) - set(part)
-            rows, cols = {r for r, _ in part}, {c for _, c in part}
-            # Left-out squares in the play's own line would have extended it: they count
-            # against it unless they are probably empty. Others could never belong to it.
-            inline = [sq for sq in rest if (len(rows) == 1 and sq[0] in rows)
-                      or (len(cols) == 1 and sq[1] in cols)]
+            # Left-out squares that would have extended the play (joined to it along its
+            # line) count against it unless they are probably empty; others never could.
+            inline = _extensions(self.game.board, part, set(added))
             empty = math.prod(probs[r * 15 + c][EMPTY_CLASS] for r, c in inline)
             if empty < STRAY_FLOOR:
                 continue  # clearly read tiles in line are not left out
@@ -331,8 +334,10 @@ class Recorder:
         # Or nothing was played, and every new square is a misreading (a plain square taken
         # for a blank beside a tile's side): likelier than a lone phony of doubtful tiles.
         nothing = math.prod(probs[r * 15 + c][EMPTY_CLASS] for r, c in added)
-        if best is None or best[0] < nothing:
-            return None, None if nothing >= STRAY_FLOOR else []
+        if nothing >= STRAY_FLOOR and (best is None or best[0] < nothing):
+            return None, None
+        if best is None:
+            return None, []
         _, reading, rest, valid = best
         if not valid and self.lexicon is not None and any(p.tile.blank for p in reading.placed):
             reading = self._name_phony_blanks(reading)
@@ -382,15 +387,43 @@ class Recorder:
         return [("alert", {"alert": Alert(**fields)})]
 
 
-def blank_prior(probs: Probs) -> list[list[float]]:
-    """The classifier's probabilities with a blank made as rare as it is in a game.
+def _extensions(board: Board, part: tuple, added: set) -> list[tuple[int, int]]:
+    """New squares outside `part` that join it along its line, through tiles on the board
+    or other new squares: had they been tiles, the play would have run over them."""
+    rows, cols = {r for r, _ in part}, {c for _, c in part}
+    axes = [(0, 1)] if len(rows) == 1 and len(cols) > 1 else []
+    axes += [(1, 0)] if len(cols) == 1 and len(rows) > 1 else []
+    found = []
+    for dr, dc in axes or [(0, 1), (1, 0)]:
+        for sign, (r, c) in ((-1, min(part)), (1, max(part))):
+            r, c = r + sign * dr, c + sign * dc
+            while 0 <= r < 15 and 0 <= c < 15 and (board.occupied(r, c) or (r, c) in added):
+                if (r, c) in added and (r, c) not in part:
+                    found.append((r, c))
+                r, c = r + sign * dr, c + sign * dc
+    return found
+
+
+def _moved(removed: tuple, added: tuple) -> bool:
+    """Whether the new squares are the missing tiles pushed aside: as many, each new one
+    next to (or diagonally by) a missing one."""
+    return len(removed) == len(added) and all(
+        any(max(abs(r - q), abs(c - d)) <= 1 for q, d in removed) for r, c in added
+    )
+
+
+def blank_prior(probs: Probs, board: Board) -> list[list[float]]:
+    """The classifier's probabilities with a blank made as rare as it is in a game, on the
+    squares still empty in the record (a recorded blank is known to be there).
 
     The classifier learnt from crops with three blanks for every letter; a set has two blanks
     in a hundred tiles, fewer than the average letter, so its raw blank odds are about
     BLANK_ODDS too high, and a plain square (which a blank resembles) suffers for it.
     """
     weighted = [list(row) for row in probs]
-    for row in weighted:
+    for i, row in enumerate(weighted):
+        if board.occupied(*divmod(i, 15)):
+            continue
         row[BLANK_CLASS] *= BLANK_ODDS
         total = sum(row)
         row[:] = [p / total for p in row]

@@ -62,9 +62,10 @@ class Session:
         return views[-1] if views else None
 
     def camera(self, probs: np.ndarray, frame: int, time: float, view: int | None = None) -> None:
-        """A committed (still) camera reading: journal what was read, then any move in it."""
+        """A committed (still) camera reading: journal any move in it, then what was read."""
         read = probs.tolist()
         for follow_on in (False, True, True):  # up to two more plays the camera ran together
+            turns = len(self.game.turns)
             entries = self.recorder.read_board(read, round(time, 3), follow_on)
             for entry in entries:
                 try:
@@ -73,7 +74,7 @@ class Session:
                     # What the camera saw cannot follow from the record as it stands (an
                     # earlier misread, a missed exchange): tell the TD, keep the reading.
                     self.submit(_unrecorded(entry, exc, len(self.game.turns)))
-            if not any(e["type"] in ("play", "withdraw") for e in entries):
+            if len(self.game.turns) == turns:  # no move recorded: nothing more to read
                 break
         # Journaled after the moves it caused: a crash in between re-reads this frame, and the
         # moves already recorded make it no change.

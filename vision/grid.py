@@ -40,7 +40,6 @@ class GridFit:
     corners: np.ndarray  # (4, 2) float32, same order as the input corners
     contrast: float  # edge strength on the grid lines / half a cell off them
     lines: int  # grid lines found in the last pass, of 32
-    layout: float  # how well the premium layout explains the squares' colours (0-1)
 
 
 def smooth_for_grid(gray: np.ndarray, corners: np.ndarray) -> np.ndarray:
@@ -70,17 +69,16 @@ def refine_to_grid(
         if found is None:
             break
         current, lines = found
-    layout = 0.0
     for attempt in range(3 if shifts else 0):  # a rough fix can lock one line off
-        shift, best, layout = best_shift(image, current)
-        if shift == (0, 0) or best < _SHIFT_GAIN * layout + 0.05 or attempt == 2:
+        shift, best, unshifted = best_shift(image, current)
+        if shift == (0, 0) or best < _SHIFT_GAIN * unshifted + 0.05 or attempt == 2:
             break
-        current, layout = _shifted(current, shift), best
+        current = _shifted(current, shift)
         found = _refine_once(smoothed, current, windows[-1])
         if found is not None:
             current, lines = found
     pieces = _grid_pieces(smoothed, current)
-    return GridFit(_local_corners(pieces, current), _contrast(pieces), lines, layout)
+    return GridFit(_local_corners(pieces, current), _contrast(pieces), lines)
 
 
 def grid_contrast(smoothed: np.ndarray, corners: np.ndarray) -> float:

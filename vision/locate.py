@@ -111,7 +111,7 @@ def _refine(image: np.ndarray, corners: np.ndarray, shifts: bool = True) -> Grid
     """Grid refinement on a crop around the board, so the cost does not grow with the frame."""
     smoothed, local, offset, roi = _crop(image, corners)
     fit = refine_to_grid(smoothed, local, roi, shifts=shifts)
-    return GridFit(fit.corners + offset, fit.contrast, fit.lines, fit.layout)
+    return GridFit(fit.corners + offset, fit.contrast, fit.lines)
 
 
 def _crop(image: np.ndarray, corners: np.ndarray):

@@ -26,7 +26,7 @@ SMALL_PX = 8  # pixels per square of the small top-down view that watches for ch
 CHANGE = 4.0  # mean grey-level change of a square, in that view, that reads it again
 REFIT_SHARE = 0.1  # share of squares changed at once that has the grid fitted again
 REFIX_QUALITY = 0.7  # a fix found after tracking failed must be this good, relative to the last
-REFIX_PATIENCE = 15  # ... until tracking has failed this many frames in a row
+REFIX_PATIENCE = 15  # ... until this many poorer fixes in a row have been refused
 
 
 def small_view(frame: np.ndarray, corners: np.ndarray) -> np.ndarray:
@@ -78,8 +78,9 @@ class BoardReader:
 
     Most frames of a game show a board that has not changed since the last one, so a frame
     costs only a small top-down view of the board: the grid is fitted again only when that
-    view slides or much of it changes (a hand, a bump), and only the squares whose look
-    changed since they were last classified are classified again.
+    view slides or settles into something widely different (a bump; not a passing hand),
+    and only the squares whose look changed since they were last classified are classified
+    again.
     """
 
     def __init__(
@@ -110,6 +111,7 @@ class BoardReader:
             return self.manual
         slide = None if self.fix is None else self._slide(frame)
         if slide is not None and not slide.any():
+            self._refused = 0
             return self.fix.corners
         lost = None
         if self.fix is not None:
@@ -131,6 +133,7 @@ class BoardReader:
                 ) > grid_evidence(frame, self.fix.corners):
                     self.fix = followed
                 self._tracked = small_view(frame, self.fix.corners)
+                self._refused = 0
                 return self.fix.corners
         try:
             found = locate_board(frame)

@@ -39,7 +39,7 @@ def motion_score(previous: np.ndarray | None, current: np.ndarray) -> float:
     )
     diff = cv2.absdiff(before, after)
     (dx, dy), _ = cv2.phaseCorrelate(before, after)
-    if 0 < max(abs(dx), abs(dy)) <= _MAX_SLIDE * current.shape[1] / 15:
+    if 0.1 < max(abs(dx), abs(dy)) <= _MAX_SLIDE * current.shape[1] / 15:
         slide = np.float32([[1, 0, dx], [0, 1, dy]])
         moved = cv2.warpAffine(before, slide, before.shape[::-1], borderMode=cv2.BORDER_REPLICATE)
         slid = cv2.absdiff(moved, after)
