@@ -13,7 +13,7 @@ from pathlib import Path
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("demo", help="self-play, render, record and serve a game live")
-    p.add_argument("--seed", type=int, default=7, help="which game to play and film")
+    p.add_argument("--seed", type=int, default=23, help="which game to play and film")
     p.add_argument("--out-dir", type=Path, default=Path("demo-out"))
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=8080)
