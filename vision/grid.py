@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from .premiums import best_shift
+from .premiums import best_move
 from .rectify import SIZE, board_to_image, cell_size_px, warp_board
 
 CELL_PX = 16  # resolution of the top-down search image
@@ -69,11 +69,11 @@ def refine_to_grid(
         if found is None:
             break
         current, lines = found
-    for attempt in range(3 if shifts else 0):  # a rough fix can lock one line off
-        shift, best, unshifted = best_shift(image, current)
-        if shift == (0, 0) or best < _SHIFT_GAIN * unshifted + 0.05 or attempt == 2:
+    for _ in range(3 if shifts else 0):  # a rough fix can lock one line off
+        moved, best, unmoved = best_move(image, current)
+        if best < _SHIFT_GAIN * unmoved + 0.05:
             break
-        current = _shifted(current, shift)
+        current = moved
         found = _refine_once(smoothed, current, windows[-1])
         if found is not None:
             current, lines = found
@@ -101,12 +101,6 @@ def _contrast(grid_pieces: tuple[np.ndarray, np.ndarray]) -> float:
         half = pos[:-1] + CELL_PX / 2
         off += float(np.mean([pieces[int(round(p)) - 1 : int(round(p)) + 2].max(0) for p in half]))
     return on / max(off, 1e-6)
-
-
-def _shifted(corners: np.ndarray, shift: tuple[int, int]) -> np.ndarray:
-    du, dv = shift
-    square = np.float32([[du, dv], [SIZE + du, dv], [SIZE + du, SIZE + dv], [du, SIZE + dv]])
-    return cv2.perspectiveTransform(square[None], board_to_image(corners))[0].astype(np.float32)
 
 
 def _ridges(rect: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

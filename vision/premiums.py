@@ -1,11 +1,11 @@
-"""Check a grid fit against the board's premium squares, which no whole-cell shift preserves.
+"""Check a grid fit against the board's premium squares, which no whole-square error keeps.
 
-Grid lines look the same one cell further on, so a fit that starts most of a cell off can
-lock onto the wrong lines, and boards differ in what lies just outside the playing area
-(a bold border line, a dark frame, nothing). Every board, though, colours its premium
-squares apart from the plain ones, in the one standard layout. Put the layout over the
-fitted grid and the squares of each premium kind share a colour; shift it by a cell and
-they do not. Tiles cover some squares, which only adds the same noise to every shift.
+Grid lines look the same one square further on, so a fit that starts most of a square off can
+lock onto the wrong lines (all round, or on one side), and boards differ in what lies just
+outside the playing area (a bold border line, a dark frame, nothing). Every board, though,
+colours its premium squares apart from the plain ones, in the one standard layout. Put the
+layout over the fitted grid and the squares of each premium kind share a colour; move it by a
+square and they do not. Tiles cover some squares, which only adds the same noise to every move.
 """
 
 from __future__ import annotations
@@ -15,10 +15,15 @@ import numpy as np
 
 from tilecast.engine.board import premium_name
 
-from .rectify import SIZE, warp_board
+from .rectify import SIZE, board_to_image, warp_board
 
 _CELL_PX = 8  # resolution of the colour sample
-_SHIFTS = tuple((du, dv) for dv in (-1, 0, 1) for du in (-1, 0, 1))
+# (u0, v0, u1, v1): where the playing area may really lie, in squares of the current fit; the
+# fit itself first, then whole shifts, then one side a square out or in.
+_MOVES = [(0, 0, SIZE, SIZE)]
+_MOVES += [(du, dv, SIZE + du, SIZE + dv) for du in (-1, 0, 1) for dv in (-1, 0, 1) if du or dv]
+_MOVES += [(d, 0, SIZE, SIZE) for d in (-1, 1)] + [(0, d, SIZE, SIZE) for d in (-1, 1)]
+_MOVES += [(0, 0, SIZE + d, SIZE) for d in (-1, 1)] + [(0, 0, SIZE, SIZE + d) for d in (-1, 1)]
 _KINDS = ("", "DL", "TL", "DW", "TW")
 _KIND = np.array([_KINDS.index(premium_name(r, c)) for r in range(SIZE) for c in range(SIZE)])
 
@@ -51,10 +56,19 @@ def layout_agreement(colours: np.ndarray, shift: tuple[int, int] = (0, 0)) -> fl
     return explained / total
 
 
-def best_shift(image: np.ndarray, corners: np.ndarray) -> tuple[tuple[int, int], float, float]:
-    """The whole-square shift that lines the premium layout up best, its agreement, and the
-    agreement with no shift."""
-    colours = square_colours(image, corners)
-    scores = {shift: layout_agreement(colours, shift) for shift in _SHIFTS}
-    best = max(scores, key=scores.__getitem__)
-    return best, scores[best], scores[(0, 0)]
+def best_move(image: np.ndarray, corners: np.ndarray) -> tuple[np.ndarray, float, float]:
+    """The corners moved by a whole square (all four, or one side's two) that line the premium
+    layout up best, with their agreement and the agreement of the corners as they are.
+
+    A fit can lock a line off on every side (a shift) or on one side only (the playing area
+    then spans 14 or 16 squares of the fit along that side).
+    """
+    to_image = board_to_image(corners)
+    scored = []
+    for u0, v0, u1, v1 in _MOVES:
+        square = np.float32([[u0, v0], [u1, v0], [u1, v1], [u0, v1]])
+        moved = cv2.perspectiveTransform(square[None], to_image)[0]
+        scored.append((layout_agreement(square_colours(image, moved)), moved))
+    unmoved = scored[0][0]
+    best, moved = max(scored, key=lambda item: item[0])
+    return moved.astype(np.float32), best, unmoved
