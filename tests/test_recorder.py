@@ -357,3 +357,19 @@ def test_a_clear_stray_far_along_the_row_does_not_block_the_play(english, wespa)
     notes = camera(rec, probs_of(seen, {(7, 13): {"E": 0.95, ".": 0.05}}))  # N8, far off
     assert rec.game.turns[-1].word == "WINDY"
     assert [n[1]["alert"].kind for n in notes if n[0] == "alert"] == ["stray-tiles"]
+
+
+def test_a_disturbance_alerted_before_a_restart_is_not_alerted_again(tmp_path, english, wespa):
+    info = SessionInfo("b1", ("Ann", "Bob"), "wespa", str(tmp_path))
+    s = Session(info, Recorder(wespa, english, LEX), plugin_manager(entry_points=False))
+    first = put(Board(), "8D", "WINDY")
+    s.camera(probs_of(first), frame=1, time=1.0)
+    s.camera(probs_of(put(first, "G7", "A.")), frame=2, time=2.0)
+    s.camera(probs_of(put(first, "G7", "A.").without([(7, 3)])), frame=3, time=3.0)
+    kinds = [e.get("kind") for e in s.journal.entries if e["type"] == "alert"]
+    assert kinds == ["board-disturbed"]
+    s.journal.close()
+    again = Session(info, Recorder(wespa, english, LEX), plugin_manager(entry_points=False))
+    again.camera(probs_of(put(first, "G7", "A.").without([(7, 3)])), frame=4, time=4.0)
+    kinds = [e.get("kind") for e in again.journal.entries if e["type"] == "alert"]
+    assert kinds == ["board-disturbed"]  # the resumed run knows it was told

@@ -264,7 +264,9 @@ class Recorder:
                 self.removed = change.removed
                 where = " ".join(square_name(*sq) for sq in change.removed)
                 why = f"recorded tiles no longer seen: {where}"
-                alerts.append(_alert("board-disturbed", why, "violation", len(game.turns), time))
+                alert = _alert("board-disturbed", why, "violation", len(game.turns), time)
+                alert["data"] = {"removed": [list(sq) for sq in change.removed]}
+                alerts.append(alert)
         else:
             self.removed = ()
         if not change.added or game.phase != g.PLAYING:
@@ -381,6 +383,9 @@ class Recorder:
         ]
 
     def _on_alert(self, e: dict[str, Any]) -> list[Note]:
+        removed = (e.get("data") or {}).get("removed")
+        if e.get("kind") == "board-disturbed" and removed:  # a resumed run alerts it once too
+            self.removed = tuple(tuple(sq) for sq in removed)
         fields = {
             k: e[k] for k in ("kind", "message", "severity", "turn", "time", "data") if k in e
         }
