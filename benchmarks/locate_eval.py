@@ -123,19 +123,11 @@ def read_photos(photos: list[LabelledPhoto]) -> Iterator[Sample]:
 
 def rendered_stills(n: int, hand: bool | None) -> Iterator[Sample]:
     """Frames from vision.render (other boards, tiles, tables, lenses); seeds 1000 onward."""
-    from tilecast.engine.board import Board
-    from tilecast.vision.render import render_still
+    from tilecast.vision.render import render_still, scattered_board
 
     for seed in range(1000, 1000 + n):
-        rng = np.random.default_rng(seed)
-        fill = rng.uniform(0.0, 0.6)
-        rows = [
-            "".join(
-                chr(65 + int(rng.integers(26))) if rng.random() < fill else "." for _ in range(15)
-            )
-            for _ in range(15)
-        ]
-        img, truth = render_still(Board.from_rows(rows), seed=seed, hand=hand)
+        board = scattered_board(np.random.default_rng(seed))
+        img, truth = render_still(board, seed=seed, hand=hand)
         look = truth["look"]
         name = f"seed {seed} ({look['board']}, {look['tiles']}, tilt {look['tilt']})"
         yield name, img, order_corners(np.float32(truth["corners"]))

@@ -305,20 +305,12 @@ def render_stills(n: int, cache: Path | None) -> Pool:
     if cache and cache.is_file():
         data = np.load(cache)
         return list(zip(data["images"][:n], data["corners"][:n], strict=True))
-    from tilecast.engine.board import Board
-    from tilecast.vision.render import render_still
+    from tilecast.vision.render import render_still, scattered_board
 
     pool = []
     for seed in range(RENDER_SEED, RENDER_SEED + n):
-        rng = np.random.default_rng(seed)
-        fill = rng.uniform(0.0, 0.6)
-        rows = [
-            "".join(
-                chr(65 + int(rng.integers(26))) if rng.random() < fill else "." for _ in range(15)
-            )
-            for _ in range(15)
-        ]
-        img, truth = render_still(Board.from_rows(rows), seed=seed)
+        board = scattered_board(np.random.default_rng(seed))
+        img, truth = render_still(board, seed=seed)
         pool.append(_shrunk(img, truth["corners"]))
         if len(pool) % 100 == 0:
             print(f"rendered {len(pool)}/{n}", flush=True)

@@ -7,7 +7,14 @@ drawn from a seed; see README.md in this folder.
 """
 
 from .cells import CLASSES, CellLabels, render_cells
-from .script import RenderTurn, gcg_script, selfplay_script, turns_from_game, turns_from_json
+from .script import (
+    RenderTurn,
+    gcg_script,
+    scattered_board,
+    selfplay_script,
+    turns_from_game,
+    turns_from_json,
+)
 from .video import TRUTH_DOC, render_frames, render_game, render_still
 
 __all__ = [
@@ -20,6 +27,7 @@ __all__ = [
     "render_frames",
     "render_game",
     "render_still",
+    "scattered_board",
     "selfplay_script",
     "turns_from_game",
     "turns_from_json",

@@ -28,6 +28,17 @@ class RenderTurn:
     player: int = 0
 
 
+def scattered_board(rng: np.random.Generator) -> Board:
+    """Random letters on a random share (up to 60%) of the squares: a position for stills that
+    test or train board finding, where the letters need not make words."""
+    fill = rng.uniform(0.0, 0.6)
+    rows = [
+        "".join(chr(65 + int(rng.integers(26))) if rng.random() < fill else "." for _ in range(15))
+        for _ in range(15)
+    ]
+    return Board.from_rows(rows)
+
+
 def boards_after(turns: Iterable[RenderTurn]) -> list[Board]:
     """The board after each turn."""
     board, out = Board(), []
