@@ -106,13 +106,15 @@ class BoardReader:
         self._refused = 0  # poorer fixes refused in a row since tracking failed
         self._probs = np.zeros((225, 28), np.float32)  # each square as last classified
 
-    def _corners(self, frame: np.ndarray) -> np.ndarray:
+    def _corners(self, frame: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+        """The corners to read the frame at, and the frame's small view at them when it was
+        already made."""
         if self.manual is not None:
-            return self.manual
-        slide = None if self.fix is None else self._slide(frame)
+            return self.manual, None
+        slide, view = (None, None) if self.fix is None else self._slide(frame)
         if slide is not None and not slide.any():
             self._refused = 0
-            return self.fix.corners
+            return self.fix.corners, view
         lost = None
         if self.fix is not None:
             try:
@@ -134,7 +136,7 @@ class BoardReader:
                     self.fix = followed
                 self._tracked = small_view(frame, self.fix.corners)
                 self._refused = 0
-                return self.fix.corners
+                return self.fix.corners, self._tracked
         try:
             found = locate_board(frame)
         except BoardNotFound:
@@ -154,32 +156,34 @@ class BoardReader:
         self._refused = 0
         self.fix = found
         self._tracked = small_view(frame, self.fix.corners)
-        return self.fix.corners
+        return self.fix.corners, self._tracked
 
-    def _slide(self, frame: np.ndarray) -> np.ndarray | None:
+    def _slide(self, frame: np.ndarray) -> tuple[np.ndarray | None, np.ndarray | None]:
         """(du, dv) squares the board has slid since the grid was fitted, zero when it has
         not moved; None when it may have moved but the slide is unknown (its view settled
         into something widely different). A hand passing over the board is no move: fits
-        made under a hand are the poorest, and nothing the gate commits is read then."""
+        made under a hand are the poorest, and nothing the gate commits is read then.
+        Also the frame's small view at the fix."""
         if self._tracked is None:
-            return None
+            return None, None
         view = small_view(frame, self.fix.corners)
         (dx, dy), _ = cv2.phaseCorrelate(self._tracked, view)
         if max(abs(dx), abs(dy)) > JITTER * SMALL_PX:
-            return np.float32([dx, dy]) / SMALL_PX
+            return np.float32([dx, dy]) / SMALL_PX, view
         settled = self._previous is not None and changed_squares(self._previous, view).mean() < 0.02
         if settled and changed_squares(self._tracked, view).mean() > REFIT_SHARE:
-            return None
-        return np.zeros(2, np.float32)
+            return None, view
+        return np.zeros(2, np.float32), view
 
     def read(self, frame: np.ndarray) -> Reading | None:
         """The frame's reading, or None when no board can be found in it."""
         try:
-            corners = self._corners(frame)
+            corners, view = self._corners(frame)
         except BoardNotFound:
             self._previous = None
             return None
-        view = small_view(frame, corners)
+        if view is None:
+            view = small_view(frame, corners)
         motion = motion_score(self._previous, view)
         moving = (
             np.zeros(225, bool) if self._previous is None else changed_squares(self._previous, view)
