@@ -31,11 +31,10 @@ _KIND = np.array([_KINDS.index(premium_name(r, c)) for r in range(SIZE) for c in
 def square_colours(image: np.ndarray, corners: np.ndarray) -> np.ndarray:
     """Mean colour of the middle of each square, for the playing area and one square around:
     shape (17, 17, channels), Lab for a colour image."""
-    if image.ndim == 3:
-        image = cv2.cvtColor(image, cv2.COLOR_BGR2LAB)
-    top = warp_board(image, corners, _CELL_PX, 1.0).astype(np.float32)
-    if top.ndim == 2:
-        top = top[..., None]
+    top = warp_board(image, corners, _CELL_PX, 1.0)  # small: convert it, not the frame
+    top = (cv2.cvtColor(top, cv2.COLOR_BGR2LAB) if top.ndim == 3 else top[..., None]).astype(
+        np.float32
+    )
     side = SIZE + 2
     middle = top.reshape(side, _CELL_PX, side, _CELL_PX, -1)[:, 2:-2, :, 2:-2]
     return middle.mean((1, 3))
