@@ -20,16 +20,14 @@ from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
+from board_cells import board_photo, cells_of, layout_board, random_layout, visible_looks
 from tile_splits import DEFAULT_CACHE, HELD_OUT_TILES, TEST_SEEDS, load_split, render_cache
 
 from tilecast.config import load_tileset
-from tilecast.engine.board import SIZE, Board
-from tilecast.engine.tiles import Tile
 from tilecast.vision.classify import CLASSES, TileClassifier
 from tilecast.vision.enroll import enroll_board, enrolment_layout
-from tilecast.vision.rectify import cell_crops, cell_size_px, rectify
-from tilecast.vision.render.scene import CORNERS, Scene, draw_scene_look
-from tilecast.vision.render.styles import draw_tile_style
+from tilecast.vision.rectify import cell_size_px
+from tilecast.vision.render.scene import Scene
 
 WEIGHTS = (0.25, 0.4, 0.5, 0.75)  # prototype weights compared (Prototypes.weight)
 
@@ -80,58 +78,6 @@ def crop_figures(clf: TileClassifier, split: dict[str, np.ndarray]) -> dict:
     }
 
 
-def board_photo(look, scene: Scene, board: Board) -> tuple[np.ndarray, np.ndarray]:
-    """A frame of this board and the playing area's corners in it (1A first)."""
-    frame = scene.finish(scene.background(board), 0)
-    corners = look.camera.project(CORNERS).astype(np.float32)
-    if look.mirrored:
-        corners[:, 0] = look.camera.size[0] - 1 - corners[:, 0]
-    return frame, corners
-
-
-def cells_of(frame: np.ndarray, corners: np.ndarray) -> list[np.ndarray]:
-    cell_px = int(np.clip(round(cell_size_px(corners)), 24, 64))
-    return list(cell_crops(rectify(frame, corners, cell_px), margin=0.25, size=64))
-
-
-def layout_board(layout: np.ndarray) -> Board:
-    return Board().with_tiles(
-        (r, c, Tile("A", blank=True) if layout[r, c] == "?" else Tile(str(layout[r, c])))
-        for r in range(SIZE) for c in range(SIZE) if layout[r, c] != ".")
-
-
-def random_layout(rng: np.random.Generator, tileset, n: int) -> np.ndarray:
-    bag = [f for f, k in tileset.counts.items() for _ in range(k)]
-    layout = np.full((SIZE, SIZE), ".", "<U1")
-    squares = rng.choice(SIZE * SIZE, n, replace=False)
-    layout.ravel()[squares] = rng.choice(bag, n, replace=False)
-    return layout
-
-
-def in_view(look) -> bool:
-    """Whether the whole playing area, and half a square around it, is inside the frame."""
-    t = np.linspace(-0.5, SIZE + 0.5, 4 * SIZE)
-    lo, hi = np.full_like(t, -0.5), np.full_like(t, SIZE + 0.5)
-    ring = np.concatenate([np.stack(p, 1) for p in ((t, lo), (t, hi), (lo, t), (hi, t))])
-    p = look.camera.project(ring)
-    width, height = look.camera.size
-    return bool(((p >= 0) & (p <= (width - 1, height - 1))).all())
-
-
-def visible_looks(families: tuple[str, ...], count: int, seed: int):
-    """(look, seed) pairs with the families' tile styles in turn, skipping looks whose camera
-    cuts off part of the board (nothing can read a square outside the frame)."""
-    found, k = 0, seed
-    while found < count:
-        rng = np.random.default_rng(k)
-        look = replace(draw_scene_look(rng, (960, 720)),
-                       tiles=draw_tile_style(rng, families[found % len(families)]))
-        if in_view(look):
-            yield look, k
-            found += 1
-        k += 1
-
-
 def enrolment_figures(clf: TileClassifier, families: tuple[str, ...], looks: int, boards: int,
                       seed: int) -> dict:
     tileset = load_tileset("english")
@@ -143,6 +89,7 @@ def enrolment_figures(clf: TileClassifier, families: tuple[str, ...], looks: int
         frame, corners = board_photo(look, scene, layout_board(enrolment_layout(tileset)))
         check = enroll_board(clf, cells_of(frame, corners), tileset)
         wrong = dict.fromkeys([0.0, *WEIGHTS], 0)
+        confusions: Counter[str] = Counter()  # without enrolment
         total = 0
         for _ in range(boards):
             layout = random_layout(rng, tileset, int(rng.integers(40, 100)))
@@ -153,15 +100,19 @@ def enrolment_figures(clf: TileClassifier, families: tuple[str, ...], looks: int
                 protos = replace(check.prototypes, weight=w) if w else None
                 guess = clf.with_prototypes(protos).probabilities(cells).argmax(1)
                 wrong[w] += int((guess != truth).sum())
+                if not w:
+                    confusions.update(f"{CLASSES[a]}->{CLASSES[b]}"
+                                      for a, b in zip(truth, guess, strict=True) if a != b)
             total += len(truth)
         rows.append({"family": family, "board": look.board.family, "mirrored": look.mirrored,
                      "tilt": round(look.camera.tilt, 1),
                      "cell_px": round(cell_size_px(corners), 1),
                      "enrolment_problems": check.problems, "cells": total,
-                     "wrong_by_weight": wrong})
+                     "wrong_by_weight": wrong, "confusions": dict(confusions)})
         print(rows[-1], flush=True)
     cells = sum(r["cells"] for r in rows)
-    return {"looks": rows, "error_by_weight": {
+    confusions = sum((Counter(r["confusions"]) for r in rows), Counter())
+    return {"looks": rows, "confusions": confusions.most_common(), "error_by_weight": {
         w: sum(r["wrong_by_weight"][w] for r in rows) / cells for w in [0.0, *WEIGHTS]}}
 
 
@@ -172,19 +123,23 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=2, help="rendering processes")
     ap.add_argument("--looks", type=int, default=9, help="enrolment looks (board photos)")
     ap.add_argument("--boards", type=int, default=3, help="game photos per enrolment look")
+    ap.add_argument("--boards-only", action="store_true", help="skip the cell-crop figures")
     ap.add_argument("--json", type=Path)
     args = ap.parse_args()
     clf = TileClassifier.load(args.model)
-    paths = render_cache(args.cache, TEST_SEEDS, args.workers)
-    report = {"held_out_styles": crop_figures(clf, load_split(paths, keep_held_out=True)),
-              "training_styles_new_looks": crop_figures(clf, load_split(paths, False))}
-    for name in ("held_out_styles", "training_styles_new_looks"):
+    report = {}
+    if not args.boards_only:
+        paths = render_cache(args.cache, TEST_SEEDS, args.workers)
+        report = {"held_out_styles": crop_figures(clf, load_split(paths, keep_held_out=True)),
+                  "training_styles_new_looks": crop_figures(clf, load_split(paths, False))}
+    for name in report:
         r = report[name]
         print(f"{name}: {r['wrong']} of {r['cells']} wrong ({100 * r['error']:.2f}%), "
               f"unoccluded {r['unoccluded']}, confusions {r['confusions'][:8]}", flush=True)
     report["enrolment"] = enrolment_figures(clf, HELD_OUT_TILES, args.looks, args.boards, 500)
     print("enrolment, held-out tile families, error by prototype weight (0: none):",
           {w: f"{100 * e:.2f}%" for w, e in report["enrolment"]["error_by_weight"].items()})
+    print("whole-board confusions without enrolment:", report["enrolment"]["confusions"])
     if args.json:
         args.json.write_text(json.dumps(report, indent=1))
 

@@ -62,7 +62,8 @@ def load_split(paths: list[Path], keep_held_out: bool) -> dict[str, np.ndarray]:
             parts["images"].append(d["images"][keep])
             parts["y"].append(np.array([CLASSES.index(c) for c in d["classes"][keep]], np.int64))
             turn = d["rotation"][keep] // 90
-            parts["o"].append((4 * d["mirrored"][keep] + turn).astype(np.int64))
+            o = np.where(turn < 0, -1, 4 * d["mirrored"][keep] + turn)  # -1: not labelled
+            parts["o"].append(o.astype(np.int64))
             parts["tile"].append(d["tile_family"][keep])
             parts["board"].append(d["board_family"][keep])
             parts["occluded"].append(d["occluded"][keep])

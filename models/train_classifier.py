@@ -3,7 +3,8 @@
 Data: vision.render.render_cells crops, cached and split as models/tile_splits.py says: whole
 tile and board styles are held out of training; their crops from the training seeds calibrate
 the temperature, those from the test seeds (looks never rendered for training) give the figures
-in models/MODEL_CARD.md (models/eval_classifier.py).
+in models/MODEL_CARD.md (models/eval_classifier.py). Beside them, the squares of whole rendered
+board photos cut as the reader cuts them (models/board_cells.py, training styles only).
 
 Network: six 3x3 conv blocks (48x48 grey input, widths 32/64/128, strides 2, 2, 2) and a fully
 connected layer to a 128-d unit embedding, read by a cosine classifier (CosFace margin) over 28
@@ -31,6 +32,7 @@ import cv2
 import numpy as np
 import torch
 import torch.nn.functional as F
+from board_cells import BOARD_SEEDS, render_board_cache
 from tile_splits import DEFAULT_CACHE, TRAIN_SEEDS, load_split, render_cache
 from torch import nn
 
@@ -46,7 +48,7 @@ OUT = Path(__file__).resolve().parent / "tiles.onnx"
 
 
 def _dihedral(img: np.ndarray, o: int, rng: np.random.Generator) -> tuple[np.ndarray, int]:
-    """Random quarter turn and mirror; the orientation label follows.
+    """Random quarter turn and mirror; the orientation label follows (-1, not labelled, stays).
 
     A crop showing upright face U turned by r is rot90(U, r); its mirror image is
     rot90(mirror(U), -r), so mirroring flips the mirrored bit and negates the turn."""
@@ -54,7 +56,7 @@ def _dihedral(img: np.ndarray, o: int, rng: np.random.Generator) -> tuple[np.nda
     if rng.random() < 0.2:
         img, mirrored, turn = img[:, ::-1], 1 - mirrored, (-turn) % 4
     k = int(rng.integers(4))
-    return np.rot90(img, k), 4 * mirrored + (turn + k) % 4
+    return np.rot90(img, k), -1 if o < 0 else 4 * mirrored + (turn + k) % 4
 
 
 def _colour(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -99,7 +101,7 @@ def _degrade(x: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return x
 
 
-def augment(images: np.ndarray, o: np.ndarray, rng: np.random.Generator
+def augment(images: np.ndarray, o: np.ndarray, rng: np.random.Generator, chroma: bool
             ) -> tuple[np.ndarray, np.ndarray]:
     out, orient = [], np.empty_like(o)
     for i, img in enumerate(images):
@@ -108,7 +110,7 @@ def augment(images: np.ndarray, o: np.ndarray, rng: np.random.Generator
         if rng.random() < 0.5:
             x = _geometry(x, rng)
         out.append(_degrade(x, rng))
-    return preprocess(out), orient
+    return preprocess(out, chroma=chroma), orient
 
 
 # ---------------------------------------------------------------- network
@@ -120,11 +122,12 @@ def _conv(cin: int, cout: int, stride: int = 1) -> nn.Sequential:
 
 
 class TileNet(nn.Module):
-    def __init__(self, widths: tuple[int, int, int] = (32, 64, 128)) -> None:
+    def __init__(self, channels: int, widths: tuple[int, int, int] = (32, 64, 128)) -> None:
         super().__init__()
         a, b, c = widths
-        self.features = nn.Sequential(_conv(1, a, 2), _conv(a, a), _conv(a, b, 2), _conv(b, b),
-                                      _conv(b, c, 2), _conv(c, c), nn.Flatten(), nn.Dropout(0.2))
+        self.features = nn.Sequential(_conv(channels, a, 2), _conv(a, a), _conv(a, b, 2),
+                                      _conv(b, b), _conv(b, c, 2), _conv(c, c), nn.Flatten(),
+                                      nn.Dropout(0.2))
         side = INPUT_SIZE // 8
         self.embed = nn.Sequential(nn.Linear(c * side * side, EMBED), nn.BatchNorm1d(EMBED))
         self.orientation = nn.Linear(EMBED, 8)
@@ -143,7 +146,7 @@ def losses(net: TileNet, x: torch.Tensor, y: torch.Tensor, o: torch.Tensor
     logits, orient, _ = net(x)
     margin = F.one_hot(y, len(CLASSES)) * (SCALE * MARGIN)
     tile = F.cross_entropy(logits - margin, y, label_smoothing=0.05)
-    has_tile = y != CLASSES.index(".")
+    has_tile = (y != CLASSES.index(".")) & (o >= 0)
     turn = F.cross_entropy(orient[has_tile], o[has_tile]) if has_tile.any() else tile * 0
     return tile, turn
 
@@ -174,17 +177,17 @@ def fit_temperature(logits: np.ndarray, y: np.ndarray) -> float:
 
 
 def train(net: TileNet, data: dict[str, np.ndarray], val: dict[str, np.ndarray], steps: int,
-          batch: int, lr: float, seed: int) -> None:
+          batch: int, lr: float, seed: int, chroma: bool) -> None:
     rng = np.random.default_rng(seed)
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=5e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, lr, total_steps=steps, pct_start=0.15)
     few = np.random.default_rng(1).permutation(len(val["y"]))[:3000]  # for progress reports
-    vx, vy = preprocess(list(val["images"][few])), val["y"][few]
+    vx, vy = preprocess(list(val["images"][few]), chroma=chroma), val["y"][few]
     t0 = time.time()
     for step in range(1, steps + 1):
         net.train()
         idx = rng.integers(len(data["y"]), size=batch)
-        x, o = augment(data["images"][idx], data["o"][idx], rng)
+        x, o = augment(data["images"][idx], data["o"][idx], rng, chroma)
         tile, turn = losses(net, torch.from_numpy(x), torch.from_numpy(data["y"][idx]),
                             torch.from_numpy(o))
         opt.zero_grad()
@@ -237,16 +240,18 @@ def main() -> None:
     ap.add_argument("--train-chunks", type=int, default=len(TRAIN_SEEDS))
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", type=Path, default=OUT)
+    ap.add_argument("--chroma", action="store_true", help="grey plus Lab chroma input")
     args = ap.parse_args()
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
-    paths = render_cache(args.cache, TRAIN_SEEDS[:args.train_chunks], args.workers)
+    paths = render_board_cache(args.cache, BOARD_SEEDS[:args.train_chunks], args.workers)
+    paths += render_cache(args.cache, TRAIN_SEEDS[:args.train_chunks], args.workers)
     data, val = load_split(paths, keep_held_out=False), load_split(paths, keep_held_out=True)
     print(f"training crops {len(data['y'])}, held-out-style validation crops {len(val['y'])}")
-    net = TileNet()
+    net = TileNet(3 if args.chroma else 1)
     print(f"parameters {sum(p.numel() for p in net.parameters())}")
-    train(net, data, val, args.steps, args.batch, args.lr, args.seed)
-    vx = preprocess(list(val["images"]))
+    train(net, data, val, args.steps, args.batch, args.lr, args.seed, args.chroma)
+    vx = preprocess(list(val["images"]), chroma=args.chroma)
     logits, _ = infer(net, vx)
     temperature = fit_temperature(logits, val["y"])
     print(f"temperature {temperature:.3f}")

@@ -31,3 +31,18 @@ def test_a_fit_a_square_off_all_round_or_on_one_side_is_told_by_the_premium_layo
             error = np.linalg.norm(found - corners, axis=1).max() / cell_size_px(corners)
             assert error < 0.1, (seed, fit, error)
             assert best > 1.3 * unmoved + 0.05  # what refine_to_grid needs to move
+
+
+def test_a_fit_with_one_corner_a_square_off_is_moved_back():
+    board = Board.from_rows(["." * 15] * 7 + [".....HEX.......", ] + ["." * 15] * 7)
+    image, truth = render_still(board, seed=5, hand=False)
+    corners = np.float32(truth["corners"])
+    square = np.float32([[0, 0], [15, 0], [15, 15], [0, 15]])
+    for corner, step in ((1, (1, 0)), (3, (0, -1)), (2, (-1, 0))):
+        skewed = square.copy()
+        skewed[corner] += step
+        fit = cv2.perspectiveTransform(skewed[None], board_to_image(corners))[0]
+        found, best, unmoved = best_move(image, fit)
+        error = np.linalg.norm(found - corners, axis=1).max() / cell_size_px(corners)
+        assert error < 0.1, (corner, step, error)  # the grid lines take out the rest
+        assert best > unmoved + 0.1  # refine_to_grid moves only on a clearer gain than this

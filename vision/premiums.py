@@ -18,12 +18,22 @@ from tilecast.engine.board import premium_name
 from .rectify import SIZE, board_to_image, warp_board
 
 _CELL_PX = 8  # resolution of the colour sample
-# (u0, v0, u1, v1): where the playing area may really lie, in squares of the current fit; the
-# fit itself first, then whole shifts, then one side a square out or in.
-_MOVES = [(0, 0, SIZE, SIZE)]
-_MOVES += [(du, dv, SIZE + du, SIZE + dv) for du in (-1, 0, 1) for dv in (-1, 0, 1) if du or dv]
-_MOVES += [(d, 0, SIZE, SIZE) for d in (-1, 1)] + [(0, d, SIZE, SIZE) for d in (-1, 1)]
-_MOVES += [(0, 0, SIZE + d, SIZE) for d in (-1, 1)] + [(0, 0, SIZE, SIZE + d) for d in (-1, 1)]
+_SQUARE = np.float32([[0, 0], [SIZE, 0], [SIZE, SIZE], [0, SIZE]])
+# Where the playing area's corners may really lie, as whole-square offsets of the current fit's
+# corners (board units): the fit itself first, then whole shifts, then one side a square out or
+# in, then one corner a square off (a fit skewed where a corner was hidden).
+_MOVES = [np.zeros((4, 2), np.float32)]
+_MOVES += [np.tile(np.float32([du, dv]), (4, 1))
+           for du in (-1, 0, 1) for dv in (-1, 0, 1) if du or dv]
+_SIDES = ((0, (0, 3)), (0, (1, 2)), (1, (0, 1)), (1, (2, 3)))  # left, right, top, bottom
+for _axis, _pair in _SIDES:
+    for _d in (-1, 1):
+        _MOVES.append(np.zeros((4, 2), np.float32))
+        _MOVES[-1][list(_pair), _axis] = _d
+for _corner in range(4):
+    for _step in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+        _MOVES.append(np.zeros((4, 2), np.float32))
+        _MOVES[-1][_corner] = _step
 _KINDS = ("", "DL", "TL", "DW", "TW")
 _KIND = np.array([_KINDS.index(premium_name(r, c)) for r in range(SIZE) for c in range(SIZE)])
 
@@ -56,17 +66,16 @@ def layout_agreement(colours: np.ndarray, shift: tuple[int, int] = (0, 0)) -> fl
 
 
 def best_move(image: np.ndarray, corners: np.ndarray) -> tuple[np.ndarray, float, float]:
-    """The corners moved by a whole square (all four, or one side's two) that line the premium
-    layout up best, with their agreement and the agreement of the corners as they are.
+    """The corners moved by a whole square (all four, one side's two, or one) that line the
+    premium layout up best, with their agreement and the agreement of the corners as they are.
 
-    A fit can lock a line off on every side (a shift) or on one side only (the playing area
-    then spans 14 or 16 squares of the fit along that side).
+    A fit can lock a line off on every side (a shift), on one side only (the playing area
+    then spans 14 or 16 squares of the fit along that side), or at one corner.
     """
     to_image = board_to_image(corners)
     scored = []
-    for u0, v0, u1, v1 in _MOVES:
-        square = np.float32([[u0, v0], [u1, v0], [u1, v1], [u0, v1]])
-        moved = cv2.perspectiveTransform(square[None], to_image)[0]
+    for offset in _MOVES:
+        moved = cv2.perspectiveTransform((_SQUARE + offset)[None], to_image)[0]
         scored.append((layout_agreement(square_colours(image, moved)), moved))
     unmoved = scored[0][0]
     best, moved = max(scored, key=lambda item: item[0])
