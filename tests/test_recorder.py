@@ -373,3 +373,18 @@ def test_a_disturbance_alerted_before_a_restart_is_not_alerted_again(tmp_path, e
     again.camera(probs_of(put(first, "G7", "A.").without([(7, 3)])), frame=4, time=4.0)
     kinds = [e.get("kind") for e in again.journal.entries if e["type"] == "alert"]
     assert kinds == ["board-disturbed"]  # the resumed run knows it was told
+
+
+def test_an_illegal_play_alerted_before_a_restart_is_not_alerted_again(tmp_path, english, wespa):
+    info = SessionInfo("b1", ("Ann", "Bob"), "wespa", str(tmp_path))
+    s = Session(info, Recorder(wespa, english, LEX), plugin_manager(entry_points=False))
+    off_centre = put(Board(), "1A", "WINDY")  # the first play misses the centre square
+    s.camera(probs_of(off_centre), frame=1, time=1.0)
+    s.camera(probs_of(off_centre), frame=2, time=2.0)
+    kinds = [e.get("kind") for e in s.journal.entries if e["type"] == "alert"]
+    assert kinds == ["illegal-play"]
+    s.journal.close()
+    again = Session(info, Recorder(wespa, english, LEX), plugin_manager(entry_points=False))
+    again.camera(probs_of(off_centre), frame=3, time=3.0)
+    kinds = [e.get("kind") for e in again.journal.entries if e["type"] == "alert"]
+    assert kinds == ["illegal-play"]

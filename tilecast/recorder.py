@@ -378,14 +378,20 @@ class Recorder:
             return []
         self.disturbed = key
         squares = [square_name(*sq) for sq in change.added + change.removed]
-        return [
-            _alert(kind, f"{what}: {' '.join(squares)}", "violation", len(self.game.turns), time)
-        ]
+        alert = _alert(kind, f"{what}: {' '.join(squares)}", "violation", len(self.game.turns),
+                       time)
+        alert["data"] = {"added": [list(sq) for sq in change.added],
+                         "removed": [list(sq) for sq in change.removed]}
+        return [alert]
 
     def _on_alert(self, e: dict[str, Any]) -> list[Note]:
-        removed = (e.get("data") or {}).get("removed")
-        if e.get("kind") == "board-disturbed" and removed:  # a resumed run alerts it once too
-            self.removed = tuple(tuple(sq) for sq in removed)
+        # A resumed run knows what it has already alerted, so it alerts it only once too.
+        data = e.get("data") or {}
+        removed = tuple(tuple(sq) for sq in data.get("removed") or ())
+        if "added" in data:  # a disturbance or an illegal play: this change, as it was seen
+            self.disturbed = (tuple(tuple(sq) for sq in data["added"]), removed)
+        elif e.get("kind") == "board-disturbed" and removed:  # recorded tiles no longer seen
+            self.removed = removed
         fields = {
             k: e[k] for k in ("kind", "message", "severity", "turn", "time", "data") if k in e
         }
