@@ -388,3 +388,21 @@ def test_an_illegal_play_alerted_before_a_restart_is_not_alerted_again(tmp_path,
     again.camera(probs_of(off_centre), frame=3, time=3.0)
     kinds = [e.get("kind") for e in again.journal.entries if e["type"] == "alert"]
     assert kinds == ["illegal-play"]
+
+
+def test_a_blank_read_as_its_square_inside_a_play_is_filled_in(english, wespa):
+    rec = recorder(english, wespa)
+    camera(rec, probs_of(put(Board(), "8D", "WINDY")))
+    seen = put(rec.game.board, "9A", "GALE")  # E under the W makes WE
+    camera(rec, probs_of(seen, {(8, 1): {"?": 0.15, ".": 0.85}}))  # the blank a looks empty
+    assert (str(rec.game.turns[-1].coord), rec.game.turns[-1].word) == ("9A", "GaLE")
+    assert len(rec.game.turns) == 2
+
+
+def test_sure_tiles_off_the_play_make_it_less_likely_than_one_that_takes_them(english, wespa):
+    rec = recorder(english, wespa)
+    camera(rec, probs_of(put(Board(), "8D", "WINDY")))
+    seen = put(rec.game.board, "9A", "GALE")
+    # E alone (WE) would leave G and L, surely tiles, as strays; GALE with an unsure A is better
+    camera(rec, probs_of(seen, {(8, 1): {"A": 0.3, ".": 0.7}}))
+    assert rec.game.turns[-1].word == "GALE"

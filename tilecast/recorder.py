@@ -36,6 +36,7 @@ Note = tuple[str, dict[str, Any]]  # (hook name without the tilecast_ prefix, ar
 # 1 / PHONY_ODDS times as probable; then it is recorded as read, a possible phony.
 PHONY_ODDS = 0.01
 STRAY_FLOOR = 0.001  # a play may leave new squares out only if they are this likely empty
+STRAY_ODDS = 0.02  # odds that a square surely read as a tile, off the play's line, is none
 SURE_TILE = 0.9  # tile probability of every square of a play read after another in one reading
 BLANK_ALONE = 0.1  # odds of a play of blanks alone, against one with letters
 BLANK_ODDS = 0.2  # game base rate of blanks over the classifier's training rate (see blank_prior)
@@ -304,31 +305,39 @@ class Recorder:
         """The most plausible play and the alerts it comes with; (None, []) when no legal play
         fits squares that are surely tiles; (None, None) when more likely nothing was played.
 
-        Candidates: every new square as one play, and the plays on part of them (the rest
+        Candidates: every new square as one play, the plays on part of them (the rest
         then stray readings: a square cut off at the frame's edge, a reflection, the side of
-        a tile read on the square behind it). Each is weighed by how probable its letters
-        are, times the chance that the squares it leaves out in its own line are really
-        empty, times PHONY_ODDS when its words are not in the lexicon (a phony is rare; the
-        lexicon may mend a doubtful letter but never turns a clearly read phony into another
-        word).
+        a tile read on the square behind it), and a line of new squares with a gap or two
+        filled (a plain blank read as the square it covers). Each is weighed by how probable
+        its letters are, times the chance that the squares it leaves out in its own line are
+        really empty, times STRAY_ODDS for each other square it leaves out that surely holds
+        a tile, times the tile probability of each gap it fills, times PHONY_ODDS when its
+        words are not in the lexicon (a phony is rare; the lexicon may mend a doubtful letter
+        but never turns a clearly read phony into another word).
         """
         turn = len(self.game.turns)
         checks = [self.lexicon, None] if self.lexicon is not None else [None]
         best: tuple[float, Inferred, tuple, bool] | None = None
-        for part in [tuple(added)] + _parts(self.game.board, added, probs):
+        board = self.game.board
+        for part in [tuple(added)] + _parts(board, added, probs) + _gaps_filled(board, added):
             rest = set(added) - set(part)
             # Left-out squares that would have extended the play (joined to it along its
-            # line) count against it unless they are probably empty; others never could.
-            inline = _extensions(self.game.board, part, set(added))
-            empty = math.prod(probs[r * 15 + c][EMPTY_CLASS] for r, c in inline)
-            if empty < STRAY_FLOOR:
+            # line) count against it unless they are probably empty; others are strays.
+            inline = _extensions(board, part, set(added))
+            weight = math.prod(probs[r * 15 + c][EMPTY_CLASS] for r, c in inline)
+            if weight < STRAY_FLOOR:
                 continue  # clearly read tiles in line are not left out
+            for r, c in rest - set(inline):
+                p = probs[r * 15 + c][EMPTY_CLASS]
+                weight *= p + (1.0 - p) * STRAY_ODDS
+            for r, c in set(part) - set(added):  # a gap filled
+                weight *= 1.0 - probs[r * 15 + c][EMPTY_CLASS]
             for lexicon in checks:
                 reading = self._infer(probs, part, lexicon)
                 if not reading.legal:
                     continue
                 valid = lexicon is not None or self.lexicon is None
-                odds = reading.probability * empty * (1.0 if valid else PHONY_ODDS)
+                odds = reading.probability * weight * (1.0 if valid else PHONY_ODDS)
                 if all(p.tile.blank for p in reading.placed):
                     odds *= BLANK_ALONE  # blanks alone fit almost anywhere; players rarely do it
                 if best is None or odds > best[0]:
@@ -396,6 +405,26 @@ class Recorder:
             k: e[k] for k in ("kind", "message", "severity", "turn", "time", "data") if k in e
         }
         return [("alert", {"alert": Alert(**fields)})]
+
+
+def _gaps_filled(board: Board, added: tuple, most: int = 2) -> list[tuple]:
+    """For each row and column holding two or more new squares: those squares with the
+    empty squares between them (at most `most`) taken as tiles too."""
+    parts = []
+    for axis in (0, 1):
+        lines: dict[int, list[tuple[int, int]]] = {}
+        for sq in added:
+            lines.setdefault(sq[axis], []).append(sq)
+        for fixed, squares in lines.items():
+            if len(squares) < 2:
+                continue
+            along = [sq[1 - axis] for sq in squares]
+            span = [(fixed, a) if axis == 0 else (a, fixed)
+                    for a in range(min(along), max(along) + 1)]
+            gaps = [sq for sq in span if sq not in squares and not board.occupied(*sq)]
+            if 0 < len(gaps) <= most:
+                parts.append(tuple(sorted(squares + gaps)))
+    return parts
 
 
 def _extensions(board: Board, part: tuple, added: set) -> list[tuple[int, int]]:
