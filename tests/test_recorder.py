@@ -406,3 +406,11 @@ def test_sure_tiles_off_the_play_make_it_less_likely_than_one_that_takes_them(en
     # E alone (WE) would leave G and L, surely tiles, as strays; GALE with an unsure A is better
     camera(rec, probs_of(seen, {(8, 1): {"A": 0.3, ".": 0.7}}))
     assert rec.game.turns[-1].word == "GALE"
+
+
+def test_a_blank_read_as_its_square_between_a_play_and_the_board_is_filled_in(english, wespa):
+    rec = recorder(english, wespa, Lexicon(["WINDY", "GNAW"]))
+    camera(rec, probs_of(put(Board(), "8D", "WINDY")))
+    seen = put(rec.game.board, "D5", "GNAW")  # G N A over the W of WINDY
+    camera(rec, probs_of(seen, {(6, 3): {"?": 0.15, ".": 0.85}}))  # the blank a looks empty
+    assert (str(rec.game.turns[-1].coord), rec.game.turns[-1].word) == ("D5", "GNa.")

@@ -408,20 +408,24 @@ class Recorder:
 
 
 def _gaps_filled(board: Board, added: tuple, most: int = 2) -> list[tuple]:
-    """For each row and column holding two or more new squares: those squares with the
-    empty squares between them (at most `most`) taken as tiles too."""
+    """For each row and column with new squares: those squares with the empty squares between
+    them taken as tiles too, and an empty square between them and a tile already on the
+    board (at most `most` such gaps in all)."""
     parts = []
     for axis in (0, 1):
         lines: dict[int, list[tuple[int, int]]] = {}
         for sq in added:
             lines.setdefault(sq[axis], []).append(sq)
         for fixed, squares in lines.items():
-            if len(squares) < 2:
-                continue
+            line = [(fixed, a) if axis == 0 else (a, fixed) for a in range(15)]
             along = [sq[1 - axis] for sq in squares]
-            span = [(fixed, a) if axis == 0 else (a, fixed)
-                    for a in range(min(along), max(along) + 1)]
-            gaps = [sq for sq in span if sq not in squares and not board.occupied(*sq)]
+            lo, hi = min(along), max(along)
+            gaps = [sq for sq in line[lo : hi + 1] if sq not in squares and not board.occupied(*sq)]
+            for end, step in ((lo, -1), (hi, 1)):
+                gap, beyond = end + step, end + 2 * step
+                if 0 <= beyond < 15 and not board.occupied(*line[gap]) \
+                        and line[gap] not in added and board.occupied(*line[beyond]):
+                    gaps.append(line[gap])
             if 0 < len(gaps) <= most:
                 parts.append(tuple(sorted(squares + gaps)))
     return parts
