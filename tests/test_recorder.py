@@ -414,3 +414,26 @@ def test_a_blank_read_as_its_square_between_a_play_and_the_board_is_filled_in(en
     seen = put(rec.game.board, "D5", "GNAW")  # G N A over the W of WINDY
     camera(rec, probs_of(seen, {(6, 3): {"?": 0.15, ".": 0.85}}))  # the blank a looks empty
     assert (str(rec.game.turns[-1].coord), rec.game.turns[-1].word) == ("D5", "GNa.")
+
+
+def test_a_recorded_blank_that_looks_like_its_square_is_not_a_disturbance(english, wespa):
+    rec = recorder(english, wespa)
+    camera(rec, probs_of(put(Board(), "8D", "WINDY")))
+    camera(rec, probs_of(put(rec.game.board, "9A", "GaLE")))
+    looks_empty = {(8, 1): {"?": 0.1, ".": 0.9}}
+    assert camera(rec, probs_of(rec.game.board, looks_empty)) == []
+    surely_gone = {(8, 1): {"?": 0.01, ".": 0.99}}
+    notes = camera(rec, probs_of(rec.game.board, surely_gone))
+    assert [n[1]["alert"].kind for n in notes] == ["board-disturbed"]
+
+
+def test_a_withdrawal_is_seen_through_a_blank_and_a_tile_already_missing(english, wespa):
+    rec = recorder(english, wespa)
+    camera(rec, probs_of(put(Board(), "8D", "WINDY")))
+    before = rec.game.board
+    camera(rec, probs_of(before.without([(7, 7)])))  # the Y goes missing: alerted
+    camera(rec, probs_of(put(before, "9A", "GaLE").without([(7, 7)])))
+    assert rec.game.turns[-1].word == "GaLE"
+    # GaLE taken back; its blank's square reads as a plain square only doubtfully
+    notes = camera(rec, probs_of(before.without([(7, 7)]), {(8, 1): {"?": 0.2, ".": 0.8}}))
+    assert [n[0] for n in notes] == ["move_withdrawn"]

@@ -17,6 +17,7 @@ from tilecast.engine.board import Board, parse_coord, square_name
 from tilecast.engine.infer import (
     BLANK_CLASS,
     EMPTY_CLASS,
+    Change,
     Inferred,
     Probs,
     board_change,
@@ -39,6 +40,7 @@ STRAY_FLOOR = 0.001  # a play may leave new squares out only if they are this li
 STRAY_ODDS = 0.02  # odds that a square surely read as a tile, off the play's line, is none
 SURE_TILE = 0.9  # tile probability of every square of a play read after another in one reading
 BLANK_ALONE = 0.1  # odds of a play of blanks alone, against one with letters
+BLANK_GONE = 0.97  # a recorded blank counts as taken away only when this surely empty
 BLANK_ODDS = 0.2  # game base rate of blanks over the classifier's training rate (see blank_prior)
 
 
@@ -247,14 +249,17 @@ class Recorder:
         """
         game = self.game
         probs = blank_prior(probs, game.board)
-        change = board_change(game.board, probs)
+        change = _doubting_blanks(board_change(game.board, probs), game.board, probs)
         if change.none or game.phase == g.OVER:
             return []
         last = game.last_play
         alerts: list[dict[str, Any]] = []
         if change.removed:
-            # The last play taken back is a withdrawn phony, whatever stray squares read too.
-            if last and set(change.removed) == {(p.row, p.col) for p in last.placed}:
+            # The last play taken back is a withdrawn phony, whatever stray squares read too,
+            # and whatever was already missing before.
+            taken = {(p.row, p.col) for p in last.placed} if last else set()
+            if taken and taken <= set(change.removed) | _read_empty(last.placed, probs) \
+                    and set(change.removed) - taken <= set(self.removed):
                 return [{"type": "withdraw", "source": "camera", "time": time}]
             if change.added and _moved(change.removed, change.added):
                 # Tiles knocked a square or so aside: a disturbance, not a play.
@@ -429,6 +434,21 @@ def _gaps_filled(board: Board, added: tuple, most: int = 2) -> list[tuple]:
             if 0 < len(gaps) <= most:
                 parts.append(tuple(sorted(squares + gaps)))
     return parts
+
+
+def _doubting_blanks(change: Change, board: Board, probs: Probs) -> Change:
+    """The change without recorded blanks read as empty but not surely so: a plain blank
+    looks much like the square under it, and a tile is rarely taken off the board."""
+    removed = tuple(
+        (r, c) for r, c in change.removed
+        if not board.at(r, c).blank or probs[r * 15 + c][EMPTY_CLASS] >= BLANK_GONE
+    )
+    return replace(change, removed=removed)
+
+
+def _read_empty(placed, probs: Probs) -> set[tuple[int, int]]:
+    """The squares of these placements that read more likely empty than not."""
+    return {(p.row, p.col) for p in placed if probs[p.row * 15 + p.col][EMPTY_CLASS] > 0.5}
 
 
 def _extensions(board: Board, part: tuple, added: set) -> list[tuple[int, int]]:
