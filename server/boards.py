@@ -42,9 +42,10 @@ class SharedSession(Session):
         with self.lock:
             super().submit(entry)
 
-    def camera(self, probs: np.ndarray, frame: int, time: float, view: int | None = None) -> None:
+    def camera(self, probs: np.ndarray, frame: int, time: float, view: int | None = None,
+               emptied: np.ndarray | None = None) -> None:
         with self.lock:
-            super().camera(probs, frame, time, view)
+            super().camera(probs, frame, time, view, emptied)
 
     def close(self, settle: bool = False) -> None:
         with self.lock:

@@ -198,6 +198,7 @@ def test_stillness_commits_once_per_still_period_with_the_mean():
     for t in (2.1, 2.5, 2.9):
         gate.feed(t, 0.0, b if t > 2.4 else a)  # too many squares flicker: not steady yet
     assert gate.feed(3.2, 0.0, b) is None
+    assert gate.emptied[99] == 3.2 and gate.emptied[100] == 2.1  # last read as empty
     assert gate.feed(4.0, 0.0, b) is None  # the window restarted at 3.2
     assert gate.feed(4.3, 0.0, b) is not None
 
@@ -250,7 +251,7 @@ def test_a_camera_move_the_record_refuses_becomes_an_alert_not_a_crash(
     info = SessionInfo("b1", ("Ann", "Bob"), "wespa", str(tmp_path))
     s = Session(info, Recorder(wespa, english, LEX), plugin_manager(entry_points=False))
     refused = {"type": "play", "source": "camera", "time": 2.0, "coord": "8D", "word": "WIN.Y"}
-    monkeypatch.setattr(s.recorder, "read_board", lambda probs, time, follow_on: [refused])
+    monkeypatch.setattr(s.recorder, "read_board", lambda probs, time, follow_on, emptied: [refused])
     s.camera(probs_of(Board()), frame=3, time=2.0)
     kinds = [(e["type"], e.get("kind")) for e in s.journal.entries]
     assert kinds == [("alert", "unrecorded-move"), ("board", None)]
@@ -437,3 +438,19 @@ def test_a_withdrawal_is_seen_through_a_blank_and_a_tile_already_missing(english
     # GaLE taken back; its blank's square reads as a plain square only doubtfully
     notes = camera(rec, probs_of(before.without([(7, 7)]), {(8, 1): {"?": 0.2, ".": 0.8}}))
     assert [n[0] for n in notes] == ["move_withdrawn"]
+
+
+@pytest.mark.parametrize("first", ["GALE", "A"])
+def test_two_plays_seen_in_one_reading_are_recorded_in_the_order_laid(tmp_path, english, wespa,
+                                                                     first):
+    info = SessionInfo("b1", ("Ann", "Bob"), "wespa", str(tmp_path))
+    s = Session(info, Recorder(wespa, english, LEX), plugin_manager(entry_points=False))
+    windy = put(Board(), "8D", "WINDY")
+    s.camera(probs_of(windy), frame=1, time=1.0)
+    both = put(put(windy, "9A", "GALE"), "G7", "A")  # GALE (with WE) and A (making AD)
+    emptied = np.full(225, 1.0)
+    gale = [8 * 15 + c for c in range(4)]
+    emptied[gale if first == "A" else [6 * 15 + 6]] = 5.0  # laid later
+    s.camera(probs_of(both), frame=2, time=6.0, emptied=emptied)
+    words = [t.word for t in s.game.turns]
+    assert words == ["WINDY", "GALE", "A."] if first == "GALE" else ["WINDY", "A.", "GALE"]

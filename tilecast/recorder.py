@@ -40,6 +40,7 @@ STRAY_FLOOR = 0.001  # a play may leave new squares out only if they are this li
 STRAY_ODDS = 0.02  # odds that a square surely read as a tile, off the play's line, is none
 SURE_TILE = 0.9  # tile probability of every square of a play read after another in one reading
 BLANK_ALONE = 0.1  # odds of a play of blanks alone, against one with letters
+ORDER_GAP = 0.5  # seconds between two plays' laying that puts them in order
 BLANK_GONE = 0.97  # a recorded blank counts as taken away only when this surely empty
 BLANK_ODDS = 0.2  # game base rate of blanks over the classifier's training rate (see blank_prior)
 
@@ -238,9 +239,12 @@ class Recorder:
     # -- camera --------------------------------------------------------------------------
 
     def read_board(
-        self, probs: Probs, time: float, follow_on: bool = False
+        self, probs: Probs, time: float, follow_on: bool = False, emptied: Any = None
     ) -> list[dict[str, Any]]:
         """Turn a committed camera reading into journal entries to append (not yet applied).
+
+        emptied: per square, when the camera last saw it empty (or None): of two clear plays
+        in one reading, the one laid first is recorded first.
 
         follow_on: the reading has already given a play, now recorded; what else it shows
         is the next play only if it is clear (every new square surely a tile, one play of
@@ -281,7 +285,8 @@ class Recorder:
             probs[r * 15 + c][EMPTY_CLASS] > 1.0 - SURE_TILE for r, c in change.added
         ):
             return []
-        reading, note = self._best_reading(probs, change.added, time)
+        reading, note = self._best_reading(probs, change.added, time,
+                                           None if follow_on else emptied)
         if follow_on and (reading is None or note):
             return []
         if note is None:  # doubtful readings, no play: the next reading will tell
@@ -305,7 +310,7 @@ class Recorder:
         return alerts + note + [entry]
 
     def _best_reading(
-        self, probs: Probs, added: tuple, time: float
+        self, probs: Probs, added: tuple, time: float, emptied: Any = None
     ) -> tuple[Inferred | None, list[dict[str, Any]] | None]:
         """The most plausible play and the alerts it comes with; (None, []) when no legal play
         fits squares that are surely tiles; (None, None) when more likely nothing was played.
@@ -324,6 +329,7 @@ class Recorder:
         checks = [self.lexicon, None] if self.lexicon is not None else [None]
         best: tuple[float, Inferred, tuple, bool] | None = None
         board = self.game.board
+        clear: list[tuple[Inferred, tuple]] = []  # plays of sure tiles and lexicon words
         for part in [tuple(added)] + _parts(board, added, probs) + _gaps_filled(board, added):
             rest = set(added) - set(part)
             # Left-out squares that would have extended the play (joined to it along its
@@ -347,6 +353,10 @@ class Recorder:
                     odds *= BLANK_ALONE  # blanks alone fit almost anywhere; players rarely do it
                 if best is None or odds > best[0]:
                     best = (odds, reading, tuple(sorted(rest)), valid)
+                if valid and part == tuple(sorted(part)) and all(
+                    probs[r * 15 + c][EMPTY_CLASS] < 1.0 - SURE_TILE for r, c in part
+                ):
+                    clear.append((reading, tuple(sorted(rest))))
         # Or nothing was played, and every new square is a misreading (a plain square taken
         # for a blank beside a tile's side): likelier than a lone phony of doubtful tiles.
         nothing = math.prod(probs[r * 15 + c][EMPTY_CLASS] for r, c in added)
@@ -355,6 +365,8 @@ class Recorder:
         if best is None:
             return None, []
         _, reading, rest, valid = best
+        if emptied is not None and valid:
+            reading, rest = _laid_first(reading, rest, clear, emptied)
         if not valid and self.lexicon is not None and any(p.tile.blank for p in reading.placed):
             reading = self._name_phony_blanks(reading)
         alerts = []
@@ -434,6 +446,26 @@ def _gaps_filled(board: Board, added: tuple, most: int = 2) -> list[tuple]:
             if 0 < len(gaps) <= most:
                 parts.append(tuple(sorted(squares + gaps)))
     return parts
+
+
+def _laid_first(reading: Inferred, rest: tuple, clear: list, emptied: Any
+                ) -> tuple[Inferred, tuple]:
+    """Of the chosen play and the clear plays on other squares of the same reading, the one
+    whose squares were last seen empty earliest (by ORDER_GAP or more): two turns the camera
+    saw only together are recorded in the order they were laid."""
+    def laid(r: Inferred) -> float:
+        return float(sorted(emptied[p.row * 15 + p.col] for p in r.placed)[len(r.placed) // 2])
+
+    squares = {(p.row, p.col) for p in reading.placed}
+    first, first_rest = reading, rest
+    for other, other_rest in clear:
+        if squares.isdisjoint((p.row, p.col) for p in other.placed) \
+                and laid(other) + ORDER_GAP < laid(first):
+            first, first_rest = other, other_rest
+    if first is reading:
+        return reading, rest
+    # the chosen play's squares are the next turn's, not strays
+    return first, tuple(sq for sq in first_rest if sq not in squares)
 
 
 def _doubting_blanks(change: Change, board: Board, probs: Probs) -> Change:

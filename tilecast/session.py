@@ -61,12 +61,14 @@ class Session:
         ]
         return views[-1] if views else None
 
-    def camera(self, probs: np.ndarray, frame: int, time: float, view: int | None = None) -> None:
-        """A committed (still) camera reading: journal any move in it, then what was read."""
+    def camera(self, probs: np.ndarray, frame: int, time: float, view: int | None = None,
+               emptied: np.ndarray | None = None) -> None:
+        """A committed (still) camera reading: journal any move in it, then what was read.
+        emptied: per square, when it last read as empty (orders plays run together)."""
         read = probs.tolist()
         for follow_on in (False, True, True):  # up to two more plays the camera ran together
             turns = len(self.game.turns)
-            entries = self.recorder.read_board(read, round(time, 3), follow_on)
+            entries = self.recorder.read_board(read, round(time, 3), follow_on, emptied)
             for entry in entries:
                 try:
                     self.submit(entry)

@@ -59,7 +59,7 @@ def watch(
         if reading is not None:
             probs = gate.feed(time, reading.motion, reading.probs)
             if probs is not None:
-                session.camera(probs, index, time, reading.view)
+                session.camera(probs, index, time, reading.view, gate.emptied)
         if progress and total and (100 * (index + 1)) // total != (100 * index) // total:
             print(
                 f"\r{100 * (index + 1) // total:3d}% frame {index + 1}/{total}",

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from .classify import CLASSES
+
 _MAX_SLIDE = 0.4  # squares the whole view may slide and still count as the same board
 _BLUR = 1.0  # pixels, at the reader's 8 pixels per square
 
@@ -52,15 +54,21 @@ def motion_score(previous: np.ndarray | None, current: np.ndarray) -> float:
 
 class StillnessGate:
     """Feed it one frame's (time, motion, probs); it returns the probabilities to commit, or
-    None while the board moves, settles or has already been committed."""
+    None while the board moves, settles or has already been committed. `emptied` keeps when
+    each square last read as empty, so that two plays the camera saw in one still reading
+    can be put in the order they were laid."""
 
     def __init__(self, cfg: StillConfig | None = None) -> None:
         self.cfg = cfg or StillConfig()
         self._since: float | None = None
         self._window: list[np.ndarray] = []
         self._done = False
+        self.emptied: np.ndarray | None = None  # per square, when it last read as empty
 
     def feed(self, time: float, motion: float, probs: np.ndarray) -> np.ndarray | None:
+        if self.emptied is None:
+            self.emptied = np.full(len(probs), -np.inf)
+        self.emptied[probs.argmax(axis=1) == CLASSES.index(".")] = time
         if motion > self.cfg.motion:
             self._since, self._window, self._done = None, [], False
             return None
