@@ -55,8 +55,8 @@ def motion_score(previous: np.ndarray | None, current: np.ndarray) -> float:
 class StillnessGate:
     """Feed it one frame's (time, motion, probs); it returns the probabilities to commit, or
     None while the board moves, settles or has already been committed. `emptied` keeps when
-    each square last read as empty, so that two plays the camera saw in one still reading
-    can be put in the order they were laid."""
+    each square last read as empty in a frame without motion, so that two plays the camera
+    saw in one still reading can be put in the order they were laid."""
 
     def __init__(self, cfg: StillConfig | None = None) -> None:
         self.cfg = cfg or StillConfig()
@@ -68,7 +68,8 @@ class StillnessGate:
     def feed(self, time: float, motion: float, probs: np.ndarray) -> np.ndarray | None:
         if self.emptied is None:
             self.emptied = np.full(len(probs), -np.inf)
-        self.emptied[probs.argmax(axis=1) == CLASSES.index(".")] = time
+        if motion <= self.cfg.motion:  # a hand passing over a square says nothing of it
+            self.emptied[probs.argmax(axis=1) == CLASSES.index(".")] = time
         if motion > self.cfg.motion:
             self._since, self._window, self._done = None, [], False
             return None
