@@ -22,7 +22,7 @@ from tile_splits import HELD_OUT_BOARDS, HELD_OUT_TILES
 from tilecast.config import load_tileset
 from tilecast.engine.board import SIZE, Board
 from tilecast.engine.tiles import Tile
-from tilecast.vision.rectify import cell_crops, cell_size_px, rectify
+from tilecast.vision.rectify import cell_crops, cell_size_px, rectify, warp_board
 from tilecast.vision.render.scene import CORNERS, Scene, draw_scene_look
 from tilecast.vision.render.styles import TILE_FAMILIES, draw_tile_style
 
@@ -32,6 +32,7 @@ PHOTOS_PER_LOOK = 2
 KEEP_EMPTY = 0.35  # most squares are empty; keep this share of them
 FRAME_SIZES = ((960, 720), (1280, 720), (1920, 1080))
 CORNER_ERROR = 0.07  # squares: the locator's fix is a little off, as in use
+HIDDEN = 0.15  # mean overlay opacity over a square that hides it
 
 
 def board_photo(look, scene: Scene, board: Board) -> tuple[np.ndarray, np.ndarray]:
@@ -46,6 +47,15 @@ def board_photo(look, scene: Scene, board: Board) -> tuple[np.ndarray, np.ndarra
 def cells_of(frame: np.ndarray, corners: np.ndarray) -> list[np.ndarray]:
     cell_px = int(np.clip(round(cell_size_px(corners)), 24, 64))
     return list(cell_crops(rectify(frame, corners, cell_px), margin=0.25, size=64))
+
+
+def hidden_cells(scene: Scene, corners: np.ndarray) -> np.ndarray:
+    """[225] bool: squares that the feed's overlay (a score bar, a watermark) covers enough to
+    hide what stands there; nobody can read them, so the figures leave them out."""
+    if scene.overlay_win is None:
+        return np.zeros(SIZE * SIZE, bool)
+    alpha = warp_board(scene.overlay[1].astype(np.float32) / 255, corners, 8, 0.0)
+    return alpha.reshape(SIZE, 8, SIZE, 8).mean((1, 3)).ravel() > HIDDEN
 
 
 def layout_board(layout: np.ndarray) -> Board:

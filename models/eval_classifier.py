@@ -4,7 +4,8 @@
    of the training styles; per-class accuracy, confusions, orientation, calibration.
 2. Enrolment: whole-board photos (vision.render.scene) of held-out tile families, each look
    with one photo of the set laid out for enrolment and further photos of random positions,
-   read through rectify/cell_crops with and without the enrolment's prototypes.
+   read through rectify/cell_crops with and without the enrolment's prototypes. Squares the
+   feed's overlay hides are left out (counted apart).
 
     .venv/bin/python models/eval_classifier.py --json /tmp/tiles-eval.json
 
@@ -20,7 +21,14 @@ from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
-from board_cells import board_photo, cells_of, layout_board, random_layout, visible_looks
+from board_cells import (
+    board_photo,
+    cells_of,
+    hidden_cells,
+    layout_board,
+    random_layout,
+    visible_looks,
+)
 from tile_splits import DEFAULT_CACHE, HELD_OUT_TILES, TEST_SEEDS, load_split, render_cache
 
 from tilecast.config import load_tileset
@@ -90,12 +98,14 @@ def enrolment_figures(clf: TileClassifier, families: tuple[str, ...], looks: int
         check = enroll_board(clf, cells_of(frame, corners), tileset)
         wrong = dict.fromkeys([0.0, *WEIGHTS], 0)
         confusions: Counter[str] = Counter()  # without enrolment
-        total = 0
+        total = hidden = 0
         for _ in range(boards):
             layout = random_layout(rng, tileset, int(rng.integers(40, 100)))
             frame, corners = board_photo(look, scene, layout_board(layout))
-            cells = cells_of(frame, corners)
-            truth = np.array([CLASSES.index(c) for c in layout.ravel()])
+            seen = ~hidden_cells(scene, corners)
+            cells = [c for c, s in zip(cells_of(frame, corners), seen, strict=True) if s]
+            truth = np.array([CLASSES.index(c) for c in layout.ravel()])[seen]
+            hidden += int((~seen).sum())
             for w in wrong:
                 protos = replace(check.prototypes, weight=w) if w else None
                 guess = clf.with_prototypes(protos).probabilities(cells).argmax(1)
@@ -108,6 +118,7 @@ def enrolment_figures(clf: TileClassifier, families: tuple[str, ...], looks: int
                      "tilt": round(look.camera.tilt, 1),
                      "cell_px": round(cell_size_px(corners), 1),
                      "enrolment_problems": check.problems, "cells": total,
+                     "hidden_by_overlay": hidden,
                      "wrong_by_weight": wrong, "confusions": dict(confusions)})
         print(rows[-1], flush=True)
     cells = sum(r["cells"] for r in rows)

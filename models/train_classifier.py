@@ -17,8 +17,9 @@ loss, blur, noise, JPEG and an occluding patch.
     .venv/bin/python models/train_classifier.py --workers 2
     .venv/bin/python models/eval_classifier.py --looks 12 --json /tmp/tiles-eval.json
 
-Rendering the cache (64 chunks) takes about 12 minutes on two cores; training (6000 steps of
-192 crops) about 26 minutes on one thread; the model card's figures about 5 minutes.
+Rendering the cache (64 crop chunks and 64 board chunks) takes about 6 minutes on two cores;
+training (8000 steps of 192 crops) about 33 minutes on one thread; the model card's figures
+about 5 minutes.
 """
 
 from __future__ import annotations
@@ -101,7 +102,7 @@ def _degrade(x: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return x
 
 
-def augment(images: np.ndarray, o: np.ndarray, rng: np.random.Generator, chroma: bool
+def augment(images: np.ndarray, o: np.ndarray, rng: np.random.Generator
             ) -> tuple[np.ndarray, np.ndarray]:
     out, orient = [], np.empty_like(o)
     for i, img in enumerate(images):
@@ -110,7 +111,7 @@ def augment(images: np.ndarray, o: np.ndarray, rng: np.random.Generator, chroma:
         if rng.random() < 0.5:
             x = _geometry(x, rng)
         out.append(_degrade(x, rng))
-    return preprocess(out, chroma=chroma), orient
+    return preprocess(out), orient
 
 
 # ---------------------------------------------------------------- network
@@ -122,10 +123,10 @@ def _conv(cin: int, cout: int, stride: int = 1) -> nn.Sequential:
 
 
 class TileNet(nn.Module):
-    def __init__(self, channels: int, widths: tuple[int, int, int] = (32, 64, 128)) -> None:
+    def __init__(self, widths: tuple[int, int, int] = (32, 64, 128)) -> None:
         super().__init__()
         a, b, c = widths
-        self.features = nn.Sequential(_conv(channels, a, 2), _conv(a, a), _conv(a, b, 2),
+        self.features = nn.Sequential(_conv(1, a, 2), _conv(a, a), _conv(a, b, 2),
                                       _conv(b, b), _conv(b, c, 2), _conv(c, c), nn.Flatten(),
                                       nn.Dropout(0.2))
         side = INPUT_SIZE // 8
@@ -177,17 +178,17 @@ def fit_temperature(logits: np.ndarray, y: np.ndarray) -> float:
 
 
 def train(net: TileNet, data: dict[str, np.ndarray], val: dict[str, np.ndarray], steps: int,
-          batch: int, lr: float, seed: int, chroma: bool) -> None:
+          batch: int, lr: float, seed: int) -> None:
     rng = np.random.default_rng(seed)
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=5e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, lr, total_steps=steps, pct_start=0.15)
     few = np.random.default_rng(1).permutation(len(val["y"]))[:3000]  # for progress reports
-    vx, vy = preprocess(list(val["images"][few]), chroma=chroma), val["y"][few]
+    vx, vy = preprocess(list(val["images"][few])), val["y"][few]
     t0 = time.time()
     for step in range(1, steps + 1):
         net.train()
         idx = rng.integers(len(data["y"]), size=batch)
-        x, o = augment(data["images"][idx], data["o"][idx], rng, chroma)
+        x, o = augment(data["images"][idx], data["o"][idx], rng)
         tile, turn = losses(net, torch.from_numpy(x), torch.from_numpy(data["y"][idx]),
                             torch.from_numpy(o))
         opt.zero_grad()
@@ -234,13 +235,12 @@ def main() -> None:
     ap.add_argument("--cache", type=Path, default=DEFAULT_CACHE)
     ap.add_argument("--workers", type=int, default=2, help="rendering processes")
     ap.add_argument("--threads", type=int, default=1, help="torch threads")
-    ap.add_argument("--steps", type=int, default=6000)
+    ap.add_argument("--steps", type=int, default=8000)
     ap.add_argument("--batch", type=int, default=192)
     ap.add_argument("--lr", type=float, default=3e-3)
     ap.add_argument("--train-chunks", type=int, default=len(TRAIN_SEEDS))
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", type=Path, default=OUT)
-    ap.add_argument("--chroma", action="store_true", help="grey plus Lab chroma input")
     args = ap.parse_args()
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
@@ -248,10 +248,10 @@ def main() -> None:
     paths += render_cache(args.cache, TRAIN_SEEDS[:args.train_chunks], args.workers)
     data, val = load_split(paths, keep_held_out=False), load_split(paths, keep_held_out=True)
     print(f"training crops {len(data['y'])}, held-out-style validation crops {len(val['y'])}")
-    net = TileNet(3 if args.chroma else 1)
+    net = TileNet()
     print(f"parameters {sum(p.numel() for p in net.parameters())}")
-    train(net, data, val, args.steps, args.batch, args.lr, args.seed, args.chroma)
-    vx = preprocess(list(val["images"]), chroma=args.chroma)
+    train(net, data, val, args.steps, args.batch, args.lr, args.seed)
+    vx = preprocess(list(val["images"]))
     logits, _ = infer(net, vx)
     temperature = fit_temperature(logits, val["y"])
     print(f"temperature {temperature:.3f}")
