@@ -454,3 +454,12 @@ def test_two_plays_seen_in_one_reading_are_recorded_in_the_order_laid(tmp_path, 
     s.camera(probs_of(both), frame=2, time=6.0, emptied=emptied)
     words = [t.word for t in s.game.turns]
     assert words == ["WINDY", "GALE", "A."] if first == "GALE" else ["WINDY", "A.", "GALE"]
+
+
+def test_a_stray_far_along_the_row_does_not_stop_a_gap_being_filled(english, wespa):
+    rec = recorder(english, wespa)
+    camera(rec, probs_of(put(Board(), "8D", "WINDY")))
+    seen = put(rec.game.board, "9A", "GALE")
+    blank_and_stray = {(8, 1): {"?": 0.15, ".": 0.85}, (8, 11): {"?": 0.9, ".": 0.1}}
+    camera(rec, probs_of(seen, blank_and_stray))
+    assert (str(rec.game.turns[-1].coord), rec.game.turns[-1].word) == ("9A", "GaLE")

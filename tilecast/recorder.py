@@ -425,26 +425,31 @@ class Recorder:
 
 
 def _gaps_filled(board: Board, added: tuple, most: int = 2) -> list[tuple]:
-    """For each row and column with new squares: those squares with the empty squares between
-    them taken as tiles too, and an empty square between them and a tile already on the
-    board (at most `most` such gaps in all)."""
+    """Runs of new squares along a row or column with the empty squares between them taken as
+    tiles too, and an empty square between them and a tile already on the board (at most
+    `most` such gaps per run; new squares further apart, a stray perhaps, start another run)."""
     parts = []
     for axis in (0, 1):
-        lines: dict[int, list[tuple[int, int]]] = {}
+        lines: dict[int, list[int]] = {}
         for sq in added:
-            lines.setdefault(sq[axis], []).append(sq)
-        for fixed, squares in lines.items():
+            lines.setdefault(sq[axis], []).append(sq[1 - axis])
+        for fixed, along in lines.items():
             line = [(fixed, a) if axis == 0 else (a, fixed) for a in range(15)]
-            along = [sq[1 - axis] for sq in squares]
-            lo, hi = min(along), max(along)
-            gaps = [sq for sq in line[lo : hi + 1] if sq not in squares and not board.occupied(*sq)]
-            for end, step in ((lo, -1), (hi, 1)):
-                gap, beyond = end + step, end + 2 * step
-                if 0 <= beyond < 15 and not board.occupied(*line[gap]) \
-                        and line[gap] not in added and board.occupied(*line[beyond]):
-                    gaps.append(line[gap])
-            if 0 < len(gaps) <= most:
-                parts.append(tuple(sorted(squares + gaps)))
+            empty = [not board.occupied(*sq) and sq not in added for sq in line]
+            runs = [[min(along)]]
+            for a in sorted(along)[1:]:
+                if sum(empty[runs[-1][-1] + 1 : a]) > most:
+                    runs.append([])
+                runs[-1].append(a)
+            for run in runs:
+                lo, hi = run[0], run[-1]
+                gaps = [a for a in range(lo, hi + 1) if empty[a]]
+                for end, step in ((lo, -1), (hi, 1)):
+                    gap, beyond = end + step, end + 2 * step
+                    if 0 <= beyond < 15 and empty[gap] and board.occupied(*line[beyond]):
+                        gaps.append(gap)
+                if 0 < len(gaps) <= most:
+                    parts.append(tuple(sorted(line[a] for a in run + gaps)))
     return parts
 
 
