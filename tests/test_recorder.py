@@ -463,3 +463,48 @@ def test_a_stray_far_along_the_row_does_not_stop_a_gap_being_filled(english, wes
     blank_and_stray = {(8, 1): {"?": 0.15, ".": 0.85}, (8, 11): {"?": 0.9, ".": 0.1}}
     camera(rec, probs_of(seen, blank_and_stray))
     assert (str(rec.game.turns[-1].coord), rec.game.turns[-1].word) == ("9A", "GaLE")
+
+
+def test_a_resumed_run_knows_which_alerted_tiles_came_back(tmp_path, english, wespa):
+    info = SessionInfo("b1", ("Ann", "Bob"), "wespa", str(tmp_path))
+    s = Session(info, Recorder(wespa, english, LEX), plugin_manager(entry_points=False))
+    windy = put(Board(), "8D", "WINDY")
+    s.camera(probs_of(windy), frame=1, time=1.0)
+    s.camera(probs_of(windy.without([(7, 7)])), frame=2, time=2.0)  # the Y missing: alerted
+    s.camera(probs_of(windy), frame=3, time=3.0)  # and back
+    s.camera(probs_of(put(windy, "9A", "GALE")), frame=4, time=4.0)
+    s.journal.close()
+    again = Session(info, Recorder(wespa, english, LEX), plugin_manager(entry_points=False))
+    # GALE taken off and the Y missing again: not a clean withdrawal, a disturbance
+    again.camera(probs_of(windy.without([(7, 7)])), frame=5, time=5.0)
+    kinds = [(e["type"], e.get("kind")) for e in again.journal.entries[-2:]]
+    assert kinds == [("alert", "board-disturbed"), ("board", None)]
+    assert [t.word for t in again.game.turns] == ["WINDY", "GALE"]
+
+
+def test_a_lone_blank_read_doubtfully_is_not_withdrawn_because_another_tile_is_gone(
+    english, wespa
+):
+    rec = recorder(english, wespa)
+    camera(rec, probs_of(put(Board(), "8D", "WINDY")))
+    windy = rec.game.board
+    camera(rec, probs_of(windy.without([(7, 3)])))  # the W missing: alerted
+    camera(rec, probs_of(put(windy, "G7", "a.").without([(7, 3)])))
+    assert rec.game.turns[-1].word == "a."
+    doubtful = {(6, 6): {"?": 0.35, ".": 0.65}}
+    notes = camera(rec, probs_of(put(windy, "G7", "a.").without([(7, 3)]), doubtful))
+    assert "move_withdrawn" not in [n[0] for n in notes] and len(rec.game.turns) == 2
+
+
+def test_a_second_play_in_one_reading_needs_every_square_read_as_a_tile(tmp_path, english,
+                                                                        wespa):
+    info = SessionInfo("b1", ("Ann", "Bob"), "wespa", str(tmp_path))
+    s = Session(info, Recorder(wespa, english, LEX), plugin_manager(entry_points=False))
+    windy = put(Board(), "8D", "WINDY")
+    s.camera(probs_of(windy), frame=1, time=1.0)
+    both = put(put(windy, "9A", "GALE"), "G7", "A")
+    emptied = np.full(225, 1.0)
+    emptied[[8 * 15 + c for c in range(4)]] = 5.0  # GALE laid after the A
+    s.camera(probs_of(both, {(8, 1): {"?": 0.15, ".": 0.85}}), frame=2, time=6.0,
+             emptied=emptied)
+    assert [t.word for t in s.game.turns] == ["WINDY", "A."]  # GaLE waits for a clearer look

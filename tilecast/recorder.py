@@ -234,7 +234,18 @@ class Recorder:
         return [("clock", {"game": self.game, "clocks": self.clocks})]
 
     def _on_board(self, e: dict[str, Any]) -> list[Note]:
-        return []  # an audit copy of what the camera read; its move is journaled separately
+        """An audit copy of what the camera read (its moves are journaled apart), with what the
+        recorder had alerted so far, so that a resumed run goes on exactly as this one would."""
+        if "alerted" in e:
+            added, removed, missing = e["alerted"]
+            self.disturbed = (_squares(added), _squares(removed)) if added or removed else ()
+            self.removed = _squares(missing)
+        return []
+
+    def alerted(self) -> list[list[list[int]]]:
+        """What _on_board restores: the last disturbance alerted and the tiles alerted gone."""
+        added, removed = self.disturbed or ((), ())
+        return [[list(sq) for sq in part] for part in (added, removed, self.removed)]
 
     # -- camera --------------------------------------------------------------------------
 
@@ -262,7 +273,8 @@ class Recorder:
             # The last play taken back is a withdrawn phony, whatever stray squares read too,
             # and whatever was already missing before.
             taken = {(p.row, p.col) for p in last.placed} if last else set()
-            if taken and taken <= set(change.removed) | _read_empty(last.placed, probs) \
+            if taken & set(change.removed) \
+                    and taken <= set(change.removed) | _read_empty(last.placed, probs) \
                     and set(change.removed) - taken <= set(self.removed):
                 return [{"type": "withdraw", "source": "camera", "time": time}]
             if change.added and _moved(change.removed, change.added):
@@ -287,7 +299,9 @@ class Recorder:
             return []
         reading, note = self._best_reading(probs, change.added, time,
                                            None if follow_on else emptied)
-        if follow_on and (reading is None or note):
+        if follow_on and (reading is None or note or any(
+            (p.row, p.col) not in change.added for p in reading.placed  # a gap filled
+        )):
             return []
         if note is None:  # doubtful readings, no play: the next reading will tell
             return alerts
@@ -413,9 +427,9 @@ class Recorder:
     def _on_alert(self, e: dict[str, Any]) -> list[Note]:
         # A resumed run knows what it has already alerted, so it alerts it only once too.
         data = e.get("data") or {}
-        removed = tuple(tuple(sq) for sq in data.get("removed") or ())
+        removed = _squares(data.get("removed") or [])
         if "added" in data:  # a disturbance or an illegal play: this change, as it was seen
-            self.disturbed = (tuple(tuple(sq) for sq in data["added"]), removed)
+            self.disturbed = (_squares(data["added"]), removed)
         elif e.get("kind") == "board-disturbed" and removed:  # recorded tiles no longer seen
             self.removed = removed
         fields = {
@@ -451,6 +465,10 @@ def _gaps_filled(board: Board, added: tuple, most: int = 2) -> list[tuple]:
                 if 0 < len(gaps) <= most:
                     parts.append(tuple(sorted(line[a] for a in run + gaps)))
     return parts
+
+
+def _squares(items: list) -> tuple[tuple[int, int], ...]:
+    return tuple((int(r), int(c)) for r, c in items)
 
 
 def _laid_first(reading: Inferred, rest: tuple, clear: list, emptied: Any

@@ -82,7 +82,8 @@ class Session:
         # moves already recorded make it no change.
         top = probs.argmax(axis=1)
         rows = ["".join(CLASSES[k] for k in top[r * SIZE : (r + 1) * SIZE]) for r in range(SIZE)]
-        entry = {"type": "board", "frame": frame, "time": round(time, 3), "rows": rows}
+        entry = {"type": "board", "frame": frame, "time": round(time, 3), "rows": rows,
+                 "alerted": self.recorder.alerted()}
         if view is not None:
             entry["view"] = view
         self.submit(entry)
