@@ -18,6 +18,7 @@ from .classify import CLASSES
 
 _MAX_SLIDE = 0.4  # squares the whole view may slide and still count as the same board
 _BLUR = 1.0  # pixels, at the reader's 8 pixels per square
+SURELY_EMPTY = 0.9  # empty-square probability that dates a square's last empty look
 
 
 @dataclass(frozen=True)
@@ -55,7 +56,7 @@ def motion_score(previous: np.ndarray | None, current: np.ndarray) -> float:
 class StillnessGate:
     """Feed it one frame's (time, motion, probs); it returns the probabilities to commit, or
     None while the board moves, settles or has already been committed. `emptied` keeps when
-    each square last read as empty in a frame without motion, so that two plays the camera
+    each square last read as surely empty in a frame without motion, so that two plays the camera
     saw in one still reading can be put in the order they were laid."""
 
     def __init__(self, cfg: StillConfig | None = None) -> None:
@@ -69,7 +70,8 @@ class StillnessGate:
         if self.emptied is None:
             self.emptied = np.full(len(probs), -np.inf)
         if motion <= self.cfg.motion:  # a hand passing over a square says nothing of it
-            self.emptied[probs.argmax(axis=1) == CLASSES.index(".")] = time
+            # surely empty: a plain blank can look half like its square
+            self.emptied[probs[:, CLASSES.index(".")] > SURELY_EMPTY] = time
         if motion > self.cfg.motion:
             self._since, self._window, self._done = None, [], False
             return None
