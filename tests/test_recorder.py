@@ -508,3 +508,12 @@ def test_a_second_play_in_one_reading_needs_every_square_read_as_a_tile(tmp_path
     s.camera(probs_of(both, {(8, 1): {"?": 0.15, ".": 0.85}}), frame=2, time=6.0,
              emptied=emptied)
     assert [t.word for t in s.game.turns] == ["WINDY", "A."]  # GaLE waits for a clearer look
+
+
+def test_a_gap_is_filled_with_a_blank_whatever_letter_its_noise_favours(english, wespa):
+    rec = recorder(english, wespa)
+    camera(rec, probs_of(put(Board(), "8D", "WINDY")))
+    seen = put(rec.game.board, "9A", "GALE")
+    noise = {"Q": 0.03, "O": 0.03, "C": 0.03, "G": 0.03, "?": 0.005, ".": 0.875}
+    camera(rec, probs_of(seen, {(8, 1): noise}))  # four letters' noise above the blank's
+    assert (str(rec.game.turns[-1].coord), rec.game.turns[-1].word) == ("9A", "GaLE")

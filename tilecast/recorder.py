@@ -355,10 +355,12 @@ class Recorder:
             for r, c in rest - set(inline):
                 p = probs[r * 15 + c][EMPTY_CLASS]
                 weight *= p + (1.0 - p) * STRAY_ODDS
-            for r, c in set(part) - set(added):  # a gap filled
+            gaps = set(part) - set(added)
+            for r, c in gaps:
                 weight *= 1.0 - probs[r * 15 + c][EMPTY_CLASS]
+            seen = _as_blanks(probs, gaps) if gaps else probs
             for lexicon in checks:
-                reading = self._infer(probs, part, lexicon)
+                reading = self._infer(seen, part, lexicon)
                 if not reading.legal:
                     continue
                 valid = lexicon is not None or self.lexicon is None
@@ -465,6 +467,18 @@ def _gaps_filled(board: Board, added: tuple, most: int = 2) -> list[tuple]:
                 if 0 < len(gaps) <= most:
                     parts.append(tuple(sorted(line[a] for a in run + gaps)))
     return parts
+
+
+def _as_blanks(probs: Probs, gaps: set) -> Probs:
+    """The probabilities with these squares' empty readings counted as blanks too (at the
+    game rate, BLANK_ODDS, as blank_prior counts the blank readings): a tile the camera took
+    for its square is most likely a plain blank, unless a letter clearly showed."""
+    out = list(probs)
+    for r, c in gaps:
+        row = list(probs[r * 15 + c])
+        row[BLANK_CLASS] += row[EMPTY_CLASS] * BLANK_ODDS
+        out[r * 15 + c] = row
+    return out
 
 
 def _squares(items: list) -> tuple[tuple[int, int], ...]:
