@@ -12,9 +12,7 @@ held-out style apart as usual. Their orientation is not labelled (-1): only the 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
-from pathlib import Path
 
 import numpy as np
 from tile_splits import HELD_OUT_BOARDS, HELD_OUT_TILES
@@ -136,20 +134,3 @@ def render_board_chunk(seed: int) -> dict[str, np.ndarray]:
     out["rotation"] = np.full(n, -90)  # not labelled
     out["occluded"] = np.zeros(n, np.float32)
     return out
-
-
-def _render_to(args: tuple[Path, int]) -> Path:
-    folder, seed = args
-    path = folder / f"board_{seed}.npz"
-    if not path.exists():
-        tmp = folder / f"tmp_board_{seed}.npz"
-        np.savez(tmp, **render_board_chunk(seed))
-        tmp.rename(path)
-    return path
-
-
-def render_board_cache(folder: Path, seeds: range, workers: int) -> list[Path]:
-    """Paths of the whole-board chunks for these seeds, rendering those not cached yet."""
-    folder.mkdir(parents=True, exist_ok=True)
-    with ProcessPoolExecutor(workers) as pool:
-        return list(pool.map(_render_to, [(folder, s) for s in seeds]))

@@ -9,6 +9,7 @@ the test split. Test seeds' other crops measure new looks of the training styles
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
@@ -25,26 +26,33 @@ HELD_OUT_BOARDS = ("green_vintage",)
 DEFAULT_CACHE = Path("/tmp/tilecast-cells")
 
 
-def _render_chunk(args: tuple[Path, int]) -> Path:
+def _cell_chunk(seed: int) -> dict[str, np.ndarray]:
     from tilecast.vision.render import render_cells
 
-    folder, seed = args
-    path = folder / f"chunk_{seed}.npz"
+    images, lab = render_cells(CHUNK, seed, classes=RENDER_CLASSES)
+    return {"images": images, "classes": lab.classes, "rotation": lab.rotation,
+            "tile_family": lab.tile_family, "board_family": lab.board_family,
+            "mirrored": lab.mirrored, "occluded": lab.occluded}
+
+
+def _cached(args: tuple[Path, str, Callable[[int], dict[str, np.ndarray]], int]) -> Path:
+    folder, prefix, render, seed = args
+    path = folder / f"{prefix}_{seed}.npz"
     if not path.exists():
-        images, lab = render_cells(CHUNK, seed, classes=RENDER_CLASSES)
-        tmp = folder / f"tmp_{seed}.npz"
-        np.savez(tmp, images=images, classes=lab.classes, rotation=lab.rotation,
-                 tile_family=lab.tile_family, board_family=lab.board_family,
-                 mirrored=lab.mirrored, occluded=lab.occluded)
+        tmp = folder / f"tmp_{prefix}_{seed}.npz"
+        np.savez(tmp, **render(seed))
         tmp.rename(path)
     return path
 
 
-def render_cache(folder: Path, seeds: range, workers: int) -> list[Path]:
-    """Paths of the chunks for these seeds, rendering those not cached yet."""
+def render_cache(folder: Path, seeds: range, workers: int,
+                 render: Callable[[int], dict[str, np.ndarray]] = _cell_chunk,
+                 prefix: str = "chunk") -> list[Path]:
+    """Paths of the chunks for these seeds (`render(seed)` gives one chunk's arrays, by
+    default render_cells crops), rendering those not cached yet."""
     folder.mkdir(parents=True, exist_ok=True)
     with ProcessPoolExecutor(workers) as pool:
-        return list(pool.map(_render_chunk, [(folder, s) for s in seeds]))
+        return list(pool.map(_cached, [(folder, prefix, render, s) for s in seeds]))
 
 
 def held_out(tile_family: np.ndarray, board_family: np.ndarray) -> np.ndarray:

@@ -33,7 +33,7 @@ import cv2
 import numpy as np
 import torch
 import torch.nn.functional as F
-from board_cells import BOARD_SEEDS, render_board_cache
+from board_cells import BOARD_SEEDS, render_board_chunk
 from tile_splits import DEFAULT_CACHE, TRAIN_SEEDS, load_split, render_cache
 from torch import nn
 
@@ -244,7 +244,8 @@ def main() -> None:
     args = ap.parse_args()
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
-    paths = render_board_cache(args.cache, BOARD_SEEDS[:args.train_chunks], args.workers)
+    paths = render_cache(args.cache, BOARD_SEEDS[:args.train_chunks], args.workers,
+                         render_board_chunk, "board")
     paths += render_cache(args.cache, TRAIN_SEEDS[:args.train_chunks], args.workers)
     data, val = load_split(paths, keep_held_out=False), load_split(paths, keep_held_out=True)
     print(f"training crops {len(data['y'])}, held-out-style validation crops {len(val['y'])}")
