@@ -19,21 +19,28 @@ from .rectify import SIZE, board_to_image, warp_board
 
 _CELL_PX = 8  # resolution of the colour sample
 _SQUARE = np.float32([[0, 0], [SIZE, 0], [SIZE, SIZE], [0, SIZE]])
-# Where the playing area's corners may really lie, as whole-square offsets of the current fit's
-# corners (board units): the fit itself first, then whole shifts, then one side a square out or
-# in, then one corner a square off (a fit skewed where a corner was hidden).
-_MOVES = [np.zeros((4, 2), np.float32)]
-_MOVES += [np.tile(np.float32([du, dv]), (4, 1))
-           for du in (-1, 0, 1) for dv in (-1, 0, 1) if du or dv]
-_SIDES = ((0, (0, 3)), (0, (1, 2)), (1, (0, 1)), (1, (2, 3)))  # left, right, top, bottom
-for _axis, _pair in _SIDES:
-    for _d in (-1, 1):
-        _MOVES.append(np.zeros((4, 2), np.float32))
-        _MOVES[-1][list(_pair), _axis] = _d
-for _corner in range(4):
-    for _step in ((-1, 0), (1, 0), (0, -1), (0, 1)):
-        _MOVES.append(np.zeros((4, 2), np.float32))
-        _MOVES[-1][_corner] = _step
+
+
+def _moves() -> list[np.ndarray]:
+    """Where the playing area's corners may really lie, as whole-square offsets of the current
+    fit's corners (board units): the fit itself first, then whole shifts, then one side a
+    square out or in, then one corner a square off (a fit skewed where a corner was hidden)."""
+    moves = [np.zeros((4, 2), np.float32)]
+    moves += [np.tile(np.float32([du, dv]), (4, 1))
+              for du in (-1, 0, 1) for dv in (-1, 0, 1) if du or dv]
+    sides = ((0, [0, 3]), (0, [1, 2]), (1, [0, 1]), (1, [2, 3]))  # left, right, top, bottom
+    for axis, pair in sides:
+        for d in (-1, 1):
+            moves.append(np.zeros((4, 2), np.float32))
+            moves[-1][pair, axis] = d
+    for corner in range(4):
+        for step in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+            moves.append(np.zeros((4, 2), np.float32))
+            moves[-1][corner] = step
+    return moves
+
+
+_MOVES = _moves()
 _KINDS = ("", "DL", "TL", "DW", "TW")
 _KIND = np.array([_KINDS.index(premium_name(r, c)) for r in range(SIZE) for c in range(SIZE)])
 
