@@ -203,6 +203,29 @@ def test_stillness_commits_once_per_still_period_with_the_mean():
     assert gate.feed(4.3, 0.0, b) is not None
 
 
+def test_stillness_commits_again_when_tiles_appear_without_motion():
+    gate = StillnessGate(StillConfig(still_s=1.0, motion=4.0))
+    a = np.zeros((225, 28))
+    a[:, EMPTY_CLASS] = 1.0
+    assert gate.feed(0.0, 1.0, a) is None
+    assert gate.feed(1.0, 1.0, a) is not None
+    flicker = a.copy()
+    flicker[7] = 0
+    flicker[7, 3] = 1.0
+    for t in (1.2, 1.4, 1.6, 1.8, 2.0, 2.2, 2.4, 2.6):  # one square flickers, no motion
+        assert gate.feed(t, 1.0, flicker if int(t * 5) % 2 else a) is None
+    for t in (2.8, 3.2, 4.0):
+        assert gate.feed(t, 1.0, a) is None  # back to the committed reading: nothing new
+    laid = a.copy()
+    laid[112:115] = 0
+    laid[112:115, 0] = 1.0  # three tiles laid at the edge: too few squares to be motion
+    assert gate.feed(4.2, 1.0, laid) is None
+    assert gate.feed(4.8, 1.0, laid) is None
+    committed = gate.feed(5.2, 1.0, laid)
+    assert committed is not None and committed[113].argmax() == 0
+    assert gate.feed(5.6, 1.0, laid) is None  # once
+
+
 def test_motion_ignores_one_flickering_square_but_not_a_hand():
     from tilecast.vision.stillness import StillConfig, motion_score
 

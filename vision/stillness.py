@@ -4,7 +4,8 @@ Frames arrive with a motion score (how much the rectified board changed since th
 frame) and the classifier's per-cell probabilities. A reading is committed once the board has
 been still for `still_s` seconds and nearly every square's top label held across that window;
 the committed probabilities are the window's mean, so motion blur right after a tile lands, a
-flicker or a passing hand never becomes a move. Each still period commits at most once.
+flicker or a passing hand never becomes a move. Each still period commits once, and again
+only if its reading changes and holds (tiles laid where the hand hardly shows).
 """
 
 from __future__ import annotations
@@ -64,29 +65,43 @@ class StillnessGate:
         self._since: float | None = None
         self._window: list[np.ndarray] = []
         self._done = False
+        self._quiet = False  # this window opened on a changed reading, not after motion
+        self._committed: np.ndarray | None = None  # top labels of the last commit
         self.emptied: np.ndarray | None = None  # per square, when it last read as empty
 
     def feed(self, time: float, motion: float, probs: np.ndarray) -> np.ndarray | None:
         if self.emptied is None:
             self.emptied = np.full(len(probs), -np.inf)
-        if motion <= self.cfg.motion:  # a hand passing over a square says nothing of it
-            # surely empty: a plain blank can look half like its square
-            self.emptied[probs[:, CLASSES.index(".")] > SURELY_EMPTY] = time
         if motion > self.cfg.motion:
-            self._since, self._window, self._done = None, [], False
+            self._since, self._window, self._done, self._quiet = None, [], False, False
             return None
+        # surely empty: a plain blank can look half like its square; a hand passing over a
+        # square (motion) says nothing of it
+        self.emptied[probs[:, CLASSES.index(".")] > SURELY_EMPTY] = time
+        if self._done:
+            if (probs.argmax(axis=1) == self._committed).all():
+                return None
+            # A reading changed with no motion seen: a tile laid at the board's edge by a hand
+            # mostly out of view moves too few squares to count. Read the board again.
+            self._since, self._window, self._done, self._quiet = time, [], False, True
         if self._since is None:
             self._since = time
         self._window.append(probs)
-        if self._done or time - self._since < self.cfg.still_s:
+        if time - self._since < self.cfg.still_s:
             return None
         labels = np.stack([p.argmax(axis=1) for p in self._window])
-        steady = (labels == labels[-1]).all(axis=0).mean()
-        if steady < self.cfg.steady:
+        held = (labels == labels[-1]).all(axis=0)
+        if held.mean() < self.cfg.steady:
             self._window = self._window[-1:]
             self._since = time
             return None
         self._done = True
         mean = np.mean(self._window, axis=0)
         self._window = []
+        top = mean.argmax(axis=1)
+        if self._quiet and self._committed is not None:
+            changed = top != self._committed
+            if not changed.any() or not held[changed].all():
+                return None  # a square flickering, not a new reading
+        self._committed = top
         return mean
