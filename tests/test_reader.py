@@ -107,6 +107,28 @@ def test_only_squares_that_changed_are_read_again():
     assert not np.array_equal(later.probs[7 * 15 + 7], first.probs[7 * 15 + 7])
 
 
+def test_a_reading_is_not_changed_by_later_frames():
+    # The stillness gate keeps a window of readings; each must stay as it was read, also in
+    # a view that needs no turning or unmirroring (where the reader's own array could leak).
+    clf = TileClassifier.load()
+    for record in json.loads((STILLS / "stills.json").read_text()):
+        image = cv2.imread(str(STILLS / "stills" / record["file"]))
+        reader = BoardReader(clf)
+        first = reader.read(image)
+        if first is not None and first.orientation == 0 and not first.mirrored:
+            break
+    else:
+        pytest.fail("no still is read upright and unmirrored")
+    kept = first.probs.copy()
+    centre = np.mean(reader.fix.corners, axis=0).astype(int)
+    half = int(0.4 * cell_size_px(reader.fix.corners))
+    changed = image.copy()
+    cv2.rectangle(changed, tuple(centre - half), tuple(centre + half), (30, 30, 200), -1)
+    later = reader.read(changed)
+    assert not np.array_equal(later.probs, kept)
+    assert np.array_equal(first.probs, kept)
+
+
 def test_a_poor_fix_after_tracking_fails_is_refused_for_a_while(monkeypatch):
     from tilecast.vision import reader as module
     from tilecast.vision.locate import BoardFix, BoardNotFound

@@ -216,14 +216,16 @@ def test_stillness_commits_again_when_tiles_appear_without_motion():
         assert gate.feed(t, 1.0, flicker if int(t * 5) % 2 else a) is None
     for t in (2.8, 3.2, 4.0):
         assert gate.feed(t, 1.0, a) is None  # back to the committed reading: nothing new
-    laid = a.copy()
-    laid[112:115] = 0
-    laid[112:115, 0] = 1.0  # three tiles laid at the edge: too few squares to be motion
-    assert gate.feed(4.2, 1.0, laid) is None
-    assert gate.feed(4.8, 1.0, laid) is None
-    committed = gate.feed(5.2, 1.0, laid)
-    assert committed is not None and committed[113].argmax() == 0
-    assert gate.feed(5.6, 1.0, laid) is None  # once
+    # three tiles laid at the edge, 0.4 s apart: too few squares change to be motion
+    laid = [a.copy() for _ in range(3)]
+    for n, board in enumerate(laid):
+        board[112:113 + n] = 0
+        board[112:113 + n, 0] = 1.0
+    for t, board in ((4.2, 0), (4.4, 0), (4.6, 1), (4.8, 1), (5.0, 2), (5.2, 2), (5.6, 2)):
+        assert gate.feed(t, 1.0, laid[board]) is None  # not before all are down and still
+    committed = gate.feed(6.2, 1.0, laid[2])
+    assert committed is not None and (committed[112:115].argmax(1) == 0).all()
+    assert gate.feed(6.6, 1.0, laid[2]) is None  # once
 
 
 def test_motion_ignores_one_flickering_square_but_not_a_hand():

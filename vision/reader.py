@@ -211,7 +211,8 @@ class BoardReader:
         order = np.roll(order, k, axis=0)
         view_vote = int(np.argmax(self.votes))
         return Reading(
-            np.ascontiguousarray(grid.reshape(225, -1)), motion, order, 90 * k, mirrored, view_vote
+            # a copy: the reader updates its own array in place on the next frame
+            grid.reshape(225, -1).copy(), motion, order, 90 * k, mirrored, view_vote
         )
 
     def _classify(

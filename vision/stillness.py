@@ -91,17 +91,17 @@ class StillnessGate:
             return None
         labels = np.stack([p.argmax(axis=1) for p in self._window])
         held = (labels == labels[-1]).all(axis=0)
-        if held.mean() < self.cfg.steady:
+        # With no motion to show a hand, only squares that held their new reading through the
+        # window tell that the tiles are down; a square that flickered back counts for nothing.
+        differs = labels[-1] != self._committed if self._quiet else None
+        if held.mean() < self.cfg.steady or (differs is not None and not held[differs].all()):
             self._window = self._window[-1:]
             self._since = time
             return None
         self._done = True
         mean = np.mean(self._window, axis=0)
         self._window = []
-        top = mean.argmax(axis=1)
-        if self._quiet and self._committed is not None:
-            changed = top != self._committed
-            if not changed.any() or not held[changed].all():
-                return None  # a square flickering, not a new reading
-        self._committed = top
+        if differs is not None and not differs.any():
+            return None  # back to the committed reading: nothing new
+        self._committed = mean.argmax(axis=1)
         return mean
