@@ -542,3 +542,13 @@ def test_a_gap_is_filled_with_a_blank_whatever_letter_its_noise_favours(english,
     noise = {"Q": 0.03, "O": 0.03, "C": 0.03, "G": 0.03, "?": 0.005, ".": 0.875}
     camera(rec, probs_of(seen, {(8, 1): noise}))  # four letters' noise above the blank's
     assert (str(rec.game.turns[-1].coord), rec.game.turns[-1].word) == ("9A", "GaLE")
+
+
+def test_a_gap_inside_new_tiles_is_tried_without_the_gap_to_a_board_tile():
+    from tilecast.recorder import _gaps_filled
+
+    board = put(Board(), "8A", "CAT")  # A8 B8 C8
+    added = ((7, 4), (7, 6), (7, 7))  # E8, then G8 H8: F8 between them, D8 before the T
+    parts = set(_gaps_filled(board, added))
+    assert ((7, 4), (7, 5), (7, 6), (7, 7)) in parts  # the inner gap alone
+    assert ((7, 3), (7, 4), (7, 5), (7, 6), (7, 7)) in parts  # and with the gap to CAT

@@ -459,13 +459,16 @@ def _gaps_filled(board: Board, added: tuple, most: int = 2) -> list[tuple]:
                 runs[-1].append(a)
             for run in runs:
                 lo, hi = run[0], run[-1]
-                gaps = [a for a in range(lo, hi + 1) if empty[a]]
+                inner = [a for a in range(lo, hi + 1) if empty[a]]
+                ends = [[]]  # with neither, either or both gaps towards a board tile
                 for end, step in ((lo, -1), (hi, 1)):
                     gap, beyond = end + step, end + 2 * step
                     if 0 <= beyond < 15 and empty[gap] and board.occupied(*line[beyond]):
-                        gaps.append(gap)
-                if 0 < len(gaps) <= most:
-                    parts.append(tuple(sorted(line[a] for a in run + gaps)))
+                        ends += [e + [gap] for e in ends]
+                for end_gaps in ends:
+                    gaps = inner + end_gaps
+                    if 0 < len(gaps) <= most:
+                        parts.append(tuple(sorted(line[a] for a in run + gaps)))
     return parts
 
 
