@@ -153,12 +153,10 @@ def losses(net: TileNet, x: torch.Tensor, y: torch.Tensor, o: torch.Tensor
 
 
 @torch.no_grad()
-def infer(net: TileNet, x: np.ndarray, device: str = "cpu", batch: int = 1024
-          ) -> tuple[np.ndarray, np.ndarray]:
+def infer(net: TileNet, x: np.ndarray, batch: int = 1024) -> tuple[np.ndarray, np.ndarray]:
     net.eval()
-    outs = [net(torch.from_numpy(x[i:i + batch]).to(device)) for i in range(0, len(x), batch)]
-    return (torch.cat([a for a, _, _ in outs]).cpu().numpy(),
-            torch.cat([b for _, b, _ in outs]).cpu().numpy())
+    outs = [net(torch.from_numpy(x[i:i + batch])) for i in range(0, len(x), batch)]
+    return (torch.cat([a for a, _, _ in outs]).numpy(), torch.cat([b for _, b, _ in outs]).numpy())
 
 
 def fit_temperature(logits: np.ndarray, y: np.ndarray) -> float:
@@ -179,58 +177,29 @@ def fit_temperature(logits: np.ndarray, y: np.ndarray) -> float:
     return math.exp((lo + hi) / 2)
 
 
-class Batches(torch.utils.data.Dataset):
-    """Augmented training batch number i, drawn from its own seed, so that the batches are the
-    same however many loader processes make them."""
-
-    def __init__(self, data: dict[str, np.ndarray], steps: int, batch: int, seed: int) -> None:
-        self.data, self.steps, self.batch, self.seed = data, steps, batch, seed
-
-    def __len__(self) -> int:
-        return self.steps
-
-    def __getitem__(self, i: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        rng = np.random.default_rng([self.seed, i])
-        idx = rng.integers(len(self.data["y"]), size=self.batch)
-        x, o = augment(self.data["images"][idx], self.data["o"][idx], rng)
-        return x, self.data["y"][idx], o
-
-
-def learning_rate(peak: float, progress: float) -> float:
-    """One cycle: a linear warm-up over the first 15%, then cosine annealing to nothing."""
-    if progress < 0.15:
-        return peak * (0.04 + 0.96 * progress / 0.15)
-    return peak * 0.5 * (1 + math.cos(math.pi * min(1.0, (progress - 0.15) / 0.85)))
-
-
 def train(net: TileNet, data: dict[str, np.ndarray], val: dict[str, np.ndarray], steps: int,
-          batch: int, lr: float, seed: int, device: str = "cpu", loaders: int = 0,
-          minutes: float | None = None) -> None:
-    """Train for `steps` batches, or fewer when `minutes` run out first: progress is the larger
-    of the two fractions, so the schedule still anneals fully on a slower machine."""
+          batch: int, lr: float, seed: int) -> None:
+    rng = np.random.default_rng(seed)
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=5e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, lr, total_steps=steps, pct_start=0.15)
     few = np.random.default_rng(1).permutation(len(val["y"]))[:3000]  # for progress reports
     vx, vy = preprocess(list(val["images"][few])), val["y"][few]
-    batches = torch.utils.data.DataLoader(Batches(data, steps, batch, seed), batch_size=None,
-                                          num_workers=loaders)
     t0 = time.time()
-    for step, (x, y, o) in enumerate(batches, 1):
-        elapsed = time.time() - t0
-        progress = max(step / steps, elapsed / (60 * minutes) if minutes else 0.0)
-        for group in opt.param_groups:
-            group["lr"] = learning_rate(lr, progress)
+    for step in range(1, steps + 1):
         net.train()
-        tile, turn = losses(net, x.to(device), y.to(device), o.to(device))
+        idx = rng.integers(len(data["y"]), size=batch)
+        x, o = augment(data["images"][idx], data["o"][idx], rng)
+        tile, turn = losses(net, torch.from_numpy(x), torch.from_numpy(data["y"][idx]),
+                            torch.from_numpy(o))
         opt.zero_grad()
         (tile + 0.5 * turn).backward()
         opt.step()
-        if step % 200 == 0 or progress >= 1:
-            logits, _ = infer(net, vx, device)
+        sched.step()
+        if step % 200 == 0 or step == steps:
+            logits, _ = infer(net, vx)
             err = (logits.argmax(1) != vy).mean()
-            print(f"step {step}/{steps} {elapsed:.0f}s loss {tile.item():.3f} "
+            print(f"step {step}/{steps} {time.time() - t0:.0f}s loss {tile.item():.3f} "
                   f"turn {turn.item():.3f} held-out-style val error {100 * err:.2f}%", flush=True)
-        if progress >= 1:
-            break
 
 
 # ---------------------------------------------------------------- export
@@ -266,15 +235,10 @@ def main() -> None:
     ap.add_argument("--cache", type=Path, default=DEFAULT_CACHE)
     ap.add_argument("--workers", type=int, default=2, help="rendering processes")
     ap.add_argument("--threads", type=int, default=1, help="torch threads")
-    ap.add_argument("--device", default="cpu", help="torch device: cpu, or cuda where lent one")
-    ap.add_argument("--loaders", type=int, default=0,
-                    help="processes augmenting batches beside training (0: in line)")
-    ap.add_argument("--minutes", type=float, help="end (annealed) by this training time")
     ap.add_argument("--steps", type=int, default=8000)
     ap.add_argument("--batch", type=int, default=192)
     ap.add_argument("--lr", type=float, default=3e-3)
-    ap.add_argument("--train-chunks", type=int, default=64,
-                    help=f"chunks of each kind, at most {len(TRAIN_SEEDS)}")
+    ap.add_argument("--train-chunks", type=int, default=len(TRAIN_SEEDS))
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", type=Path, default=OUT)
     args = ap.parse_args()
@@ -285,15 +249,14 @@ def main() -> None:
     paths += render_cache(args.cache, TRAIN_SEEDS[:args.train_chunks], args.workers)
     data, val = load_split(paths, keep_held_out=False), load_split(paths, keep_held_out=True)
     print(f"training crops {len(data['y'])}, held-out-style validation crops {len(val['y'])}")
-    net = TileNet().to(args.device)
+    net = TileNet()
     print(f"parameters {sum(p.numel() for p in net.parameters())}")
-    train(net, data, val, args.steps, args.batch, args.lr, args.seed, args.device, args.loaders,
-          args.minutes)
+    train(net, data, val, args.steps, args.batch, args.lr, args.seed)
     vx = preprocess(list(val["images"]))
-    logits, _ = infer(net, vx, args.device)
+    logits, _ = infer(net, vx)
     temperature = fit_temperature(logits, val["y"])
     print(f"temperature {temperature:.3f}")
-    export(net.cpu(), args.out, temperature, vx[:64])
+    export(net, args.out, temperature, vx[:64])
 
 
 if __name__ == "__main__":
