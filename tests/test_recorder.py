@@ -228,6 +228,26 @@ def test_stillness_commits_again_when_tiles_appear_without_motion():
     assert gate.feed(6.6, 1.0, laid[2]) is None  # once
 
 
+def test_a_quiet_commit_waits_while_another_square_flickers():
+    gate = StillnessGate(StillConfig(still_s=1.0, motion=4.0))
+    a = np.zeros((225, 28))
+    a[:, EMPTY_CLASS] = 1.0
+    assert gate.feed(0.0, 1.0, a) is None
+    assert gate.feed(1.0, 1.0, a) is not None
+    laid, flicker = a.copy(), a.copy()
+    laid[112] = flicker[112] = 0
+    laid[112, 0] = flicker[112, 0] = 1.0  # a tile laid with no motion seen
+    flicker[7] = 0
+    flicker[7, 1] = 1.0  # and square 7 reads B in most frames, not in the last
+    frames = [(1.2 + 0.2 * i, flicker) for i in range(5)] + [(2.2, laid)]
+    assert all(gate.feed(t, 1.0, p) is None for t, p in frames)
+    for t in (2.4, 2.8):
+        assert gate.feed(t, 1.0, laid) is None
+    committed = gate.feed(3.2, 1.0, laid)  # once square 7 has stayed empty a whole window
+    assert committed is not None and committed[112].argmax() == 0
+    assert committed[7].argmax() == EMPTY_CLASS
+
+
 def test_motion_ignores_one_flickering_square_but_not_a_hand():
     from tilecast.vision.stillness import StillConfig, motion_score
 

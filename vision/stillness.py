@@ -91,17 +91,20 @@ class StillnessGate:
             return None
         labels = np.stack([p.argmax(axis=1) for p in self._window])
         held = (labels == labels[-1]).all(axis=0)
+        mean = np.mean(self._window, axis=0)
+        top = mean.argmax(axis=1)
         # With no motion to show a hand, only squares that held their new reading through the
-        # window tell that the tiles are down; a square that flickered back counts for nothing.
-        differs = labels[-1] != self._committed if self._quiet else None
+        # window tell that the tiles are down; one that flickers must not be committed with them.
+        differs = None
+        if self._quiet:
+            differs = (labels[-1] != self._committed) | (top != self._committed)
         if held.mean() < self.cfg.steady or (differs is not None and not held[differs].all()):
             self._window = self._window[-1:]
             self._since = time
             return None
         self._done = True
-        mean = np.mean(self._window, axis=0)
         self._window = []
         if differs is not None and not differs.any():
             return None  # back to the committed reading: nothing new
-        self._committed = mean.argmax(axis=1)
+        self._committed = top
         return mean
