@@ -203,12 +203,18 @@ def test_stillness_commits_once_per_still_period_with_the_mean():
     assert gate.feed(4.3, 0.0, b) is not None
 
 
-def test_stillness_commits_again_when_tiles_appear_without_motion():
+def gate_with_empty_board_committed():
+    """A gate that has committed an empty board after a still second (no motion)."""
     gate = StillnessGate(StillConfig(still_s=1.0, motion=4.0))
     a = np.zeros((225, 28))
     a[:, EMPTY_CLASS] = 1.0
     assert gate.feed(0.0, 1.0, a) is None
     assert gate.feed(1.0, 1.0, a) is not None
+    return gate, a
+
+
+def test_stillness_commits_again_when_tiles_appear_without_motion():
+    gate, a = gate_with_empty_board_committed()
     flicker = a.copy()
     flicker[7] = 0
     flicker[7, 3] = 1.0
@@ -229,11 +235,7 @@ def test_stillness_commits_again_when_tiles_appear_without_motion():
 
 
 def test_a_quiet_commit_waits_while_another_square_flickers():
-    gate = StillnessGate(StillConfig(still_s=1.0, motion=4.0))
-    a = np.zeros((225, 28))
-    a[:, EMPTY_CLASS] = 1.0
-    assert gate.feed(0.0, 1.0, a) is None
-    assert gate.feed(1.0, 1.0, a) is not None
+    gate, a = gate_with_empty_board_committed()
     laid, flicker = a.copy(), a.copy()
     laid[112] = flicker[112] = 0
     laid[112, 0] = flicker[112, 0] = 1.0  # a tile laid with no motion seen
