@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from .board import SIZE, Board, Coord
 from .lexicon import Lexicon
-from .movegen import blank_letters
+from .movegen import blank_letters, likeliest_blanks
 from .play import IllegalPlay, Placement, formed_words, main_direction, validate
 from .tiles import Tile, TileSet
 
@@ -71,7 +71,8 @@ class Inferred:
     probability: float
     legal: bool
     reason: str = ""
-    blank_options: tuple[tuple[str, ...], ...] = ()  # every lexicon-valid naming of the blanks
+    # every lexicon-valid naming of the blanks, likeliest first (engine.movegen.likeliest_blanks)
+    blank_options: tuple[tuple[str, ...], ...] = ()
 
 
 def notation(board: Board, placed: tuple[Placement, ...]) -> tuple[Coord, str]:
@@ -188,6 +189,8 @@ def _judge(
     if lexicon is not None:
         if any(p.tile.blank for p in placed):
             options = tuple(blank_letters(lexicon, board, placed))
+            if len(options) > 1:
+                options = tuple(likeliest_blanks(lexicon, board, placed, list(options)))
             if not options:
                 coord, word = notation(board, placed)
                 return Inferred(

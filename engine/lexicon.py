@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+
+from .spelling import SpellingModel
 
 # Key present in a graph node when the letters leading to it spell a word.
 END = "$"
@@ -23,7 +25,7 @@ class Lexicon:
     path to it spells a word.
     """
 
-    __slots__ = ("root", "_size")
+    __slots__ = ("root", "_size", "_spelling")
 
     def __init__(self, words: Iterable[str]) -> None:
         upper = set()
@@ -33,6 +35,7 @@ class Lexicon:
             upper.add(word.upper())
         self.root = _build(sorted(upper))
         self._size = len(upper)
+        self._spelling: SpellingModel | None = None
 
     def __contains__(self, word: object) -> bool:
         if not isinstance(word, str) or not word:
@@ -43,6 +46,23 @@ class Lexicon:
             if node is None:  # also stops at END, whose value is None
                 return False
         return END in node
+
+    def words(self) -> Iterator[str]:
+        """Every word, in alphabetical order (a walk of the graph)."""
+        stack: list[tuple[str, Node]] = [("", self.root)]
+        while stack:
+            prefix, node = stack.pop()
+            if END in node:
+                yield prefix
+            for ch in sorted((k for k in node if k != END), reverse=True):
+                stack.append((prefix + ch, node[ch]))  # type: ignore[arg-type]
+
+    @property
+    def spelling(self) -> SpellingModel:
+        """The letter model of these words, built on first use (ENABLE: about two seconds)."""
+        if self._spelling is None:
+            self._spelling = SpellingModel(self.words())
+        return self._spelling
 
     def __len__(self) -> int:
         return self._size

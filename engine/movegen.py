@@ -328,3 +328,30 @@ def blank_letters(
             found.append(choice)
     return found
 
+
+
+def likeliest_blanks(
+    lexicon: Lexicon,
+    board: Board,
+    placed: tuple[Placement, ...],
+    namings: list[tuple[str, ...]] | None = None,
+) -> list[tuple[str, ...]]:
+    """`namings` of the blanks placed (as blank_letters gives them; default every naming),
+    likeliest first: by how much the words through the blanks read like the lexicon's own
+    words (engine.spelling). The camera cannot see a blank's letter, so this is the guess
+    recorded while the operator is asked; ties keep their order."""
+    blanks = [(p.row, p.col) for p in placed if p.tile.blank]
+    if namings is None:
+        namings = list(product(ascii_uppercase, repeat=len(blanks)))
+    after = board.with_tiles((p.row, p.col, p.tile) for p in placed)
+    words = [sq for sq in formed_words(board, placed) if set(blanks) & set(sq)]
+    model = lexicon.spelling
+
+    def likeness(naming: tuple[str, ...]) -> float:
+        named = dict(zip(blanks, naming, strict=True))
+        return sum(
+            model.log_likelihood("".join(named.get(sq) or after.at(*sq).letter for sq in squares))
+            for squares in words
+        )
+
+    return sorted(namings, key=likeness, reverse=True)

@@ -11,7 +11,7 @@ import pytest
 from tilecast.config import load_tileset
 from tilecast.engine.board import SIZE, Board, parse_coord
 from tilecast.engine.lexicon import Lexicon
-from tilecast.engine.movegen import Move, blank_letters, generate
+from tilecast.engine.movegen import Move, blank_letters, generate, likeliest_blanks
 from tilecast.engine.play import IllegalPlay, Placement, placements_for, score, validate
 from tilecast.engine.tiles import BLANK, Tile, TileSet
 from tilecast.lexicons import load_lexicon
@@ -248,6 +248,18 @@ def test_blank_letters_with_two_blanks(tileset: TileSet) -> None:
     both = [("C", "A"), ("C", "O"), ("C", "U"), ("O", "A")]
     assert blank_letters(lexicon, Board(), placed) == both
     assert blank_letters(lexicon, Board(), placed, unknown=[1]) == [("A",), ("O",), ("U",)]
+
+
+def test_likeliest_blanks_ranks_namings_by_the_words_through_the_blanks() -> None:
+    lexicon = Lexicon(["CASTES", "TASTES", "PASTED", "PASTES", "QUIT", "QUAD"])
+    placed = tuple(placements_for(Board(), parse_coord("8D"), "PASTEs"))
+    options = blank_letters(lexicon, Board(), placed)
+    assert options == [("D",), ("S",)]
+    assert likeliest_blanks(lexicon, Board(), placed, options) == [("S",), ("D",)]
+    # No naming makes a word (QUOP is from another lexicon): every letter is ranked.
+    placed = tuple(placements_for(Board(), parse_coord("8G"), "QuOP"))
+    ranked = likeliest_blanks(lexicon, Board(), placed)
+    assert len(ranked) == 26 and ranked[0] == ("U",)
 
 
 def same_but_blank(a: tuple[Placement, ...], b: tuple[Placement, ...], index: int) -> bool:

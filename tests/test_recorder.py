@@ -132,6 +132,15 @@ def test_blank_letter_recorded_when_only_one_fits(english, wespa):
     assert [n[0] for n in notes] == ["move_recorded"] and rec.game.turns[-1].word == ".e"
 
 
+def test_a_blank_in_a_word_the_lexicon_lacks_gets_the_likeliest_letter(english, wespa):
+    rec = recorder(english, wespa, Lexicon(["QUIT", "QUAD", "QUOTA", "STOP", "CROP"]))
+    seen = put(Board(), "8G", "QuOP")  # QUOP: a word of another lexicon
+    notes = camera(rec, probs_of(seen))
+    assert [n[0] for n in notes] == ["alert", "move_recorded", "blank_needs_letter"]
+    assert rec.game.turns[-1].word == "QuOP"  # not QaOP: the operator is asked all the same
+    assert notes[2][1]["options"] == []
+
+
 def test_announced_score_and_results_slip_are_checked(english, wespa):
     rec = recorder(english, wespa)
     camera(rec, probs_of(put(Board(), "8D", "WINDY")))

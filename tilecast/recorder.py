@@ -27,7 +27,7 @@ from tilecast.engine.infer import (
     notation,
 )
 from tilecast.engine.lexicon import Lexicon
-from tilecast.engine.movegen import blank_letters
+from tilecast.engine.movegen import blank_letters, likeliest_blanks
 from tilecast.engine.rules import Rules
 from tilecast.engine.tiles import TileSet
 from tilecast.events import Alert
@@ -397,14 +397,15 @@ class Recorder:
 
     def _name_phony_blanks(self, reading: Inferred) -> Inferred:
         """A phony's blanks named by the words through them alone (the other words are wrong
-        whatever the blanks are), when those words allow any letters at all."""
+        whatever the blanks are), or, when those words allow no letters either (a word of
+        another lexicon), by how word-like the letters make them."""
         board = self.game.board
         options = blank_letters(self.lexicon, board, reading.placed, own_words=True)
-        if not options:
-            return reading
-        placed = name_blanks(reading.placed, options[0])
+        ranked = likeliest_blanks(self.lexicon, board, reading.placed, options or None)
+        placed = name_blanks(reading.placed, ranked[0])
         _, word = notation(board, placed)
-        return replace(reading, placed=placed, word=word, blank_options=tuple(options))
+        return replace(reading, placed=placed, word=word,
+                       blank_options=tuple(ranked) if options else ())
 
     def _infer(self, probs: Probs, squares: tuple, lexicon: Lexicon | None = None) -> Inferred:
         """infer_play, where a play of more tiles than the player holds is never legal."""
