@@ -24,6 +24,9 @@ CLASSES = "ABCDEFGHIJKLMNOPQRSTUVWXYZ?."
 BLANK_CLASS, EMPTY_CLASS = 26, 27
 
 Probs = Sequence[Sequence[float]]  # 225 rows (row-major squares) of len(CLASSES) probabilities
+# Placement rules that no choice of letters can satisfy once one choice breaks them.
+_SHAPE_RULES = {"too-many", "off-board", "occupied", "duplicate", "not-in-line", "centre",
+                "first-too-short", "not-connected", "gap"}
 
 
 @dataclass(frozen=True)
@@ -130,7 +133,7 @@ def infer_play(
             for (r, c), k in zip(squares, classes, strict=True)
         )
         reading = _judge(board, placed, tileset, lexicon, math.exp(-cost))
-        if reading.legal:
+        if reading.legal or reading.reason.split(":")[0] in _SHAPE_RULES:
             return reading
         first = first or reading
     assert first is not None

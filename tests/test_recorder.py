@@ -575,6 +575,28 @@ def test_a_gap_is_filled_with_a_blank_whatever_letter_its_noise_favours(english,
     assert (str(rec.game.turns[-1].coord), rec.game.turns[-1].word) == ("9A", "GaLE")
 
 
+@pytest.mark.parametrize("tile_odds, word", [(0.15, "a.E"), (0.0, ".E")])
+def test_a_blank_read_as_its_square_beyond_a_board_tile_ends_a_phony(english, wespa,
+                                                                     tile_odds, word):
+    rec = recorder(english, wespa, Lexicon(["WINDY", "AWE"]))  # WE is a phony here
+    camera(rec, probs_of(put(Board(), "8D", "WINDY")))
+    seen = put(rec.game.board, "D7", "aWE")  # a blank above the W, E below it
+    looks = {(6, 3): {"?": tile_odds, ".": 1.0 - tile_odds}}
+    camera(rec, probs_of(seen, looks))  # the blank looks much like its square
+    assert (str(rec.game.turns[-1].coord), rec.game.turns[-1].word) == ("D7" if tile_odds
+                                                                        else "D8", word)
+
+
+def test_a_blank_read_as_its_square_at_a_plays_end_is_found():
+    from tilecast.recorder import _gaps_filled
+
+    board = put(Board(), "8D", "WINDY")  # D8 to H8
+    added = ((8, 0), (8, 1), (8, 2))  # A9 B9 C9: the D9 beyond them lies under the W
+    assert ((8, 0), (8, 1), (8, 2), (8, 3)) in set(_gaps_filled(board, added))
+    added = ((8, 3),)  # D9 alone: D7, above the W, is the first empty square up the column
+    assert ((6, 3), (8, 3)) in set(_gaps_filled(board, added))
+
+
 def test_a_gap_inside_new_tiles_is_tried_without_the_gap_to_a_board_tile():
     from tilecast.recorder import _gaps_filled
 

@@ -332,7 +332,8 @@ class Recorder:
         Candidates: every new square as one play, the plays on part of them (the rest
         then stray readings: a square cut off at the frame's edge, a reflection, the side of
         a tile read on the square behind it), and a line of new squares with a gap or two
-        filled (a plain blank read as the square it covers). Each is weighed by how probable
+        filled or an end extended (a plain blank read as the square it covers). Each is
+        weighed by how probable
         its letters are, times the chance that the squares it leaves out in its own line are
         really empty, times STRAY_ODDS for each other square it leaves out that surely holds
         a tile, times the tile probability of each gap it fills, times PHONY_ODDS when its
@@ -358,6 +359,8 @@ class Recorder:
             gaps = set(part) - set(added)
             for r, c in gaps:
                 weight *= 1.0 - probs[r * 15 + c][EMPTY_CLASS]
+            if weight <= 0.0:
+                continue  # a square read as surely empty is no hidden blank
             seen = _as_blanks(probs, gaps) if gaps else probs
             for lexicon in checks:
                 reading = self._infer(seen, part, lexicon)
@@ -443,8 +446,9 @@ class Recorder:
 
 def _gaps_filled(board: Board, added: tuple, most: int = 2) -> list[tuple]:
     """Runs of new squares along a row or column with the empty squares between them taken as
-    tiles too, and an empty square between them and a tile already on the board (at most
-    `most` such gaps per run; new squares further apart, a stray perhaps, start another run)."""
+    tiles too, and the first empty square beyond either end, past any tiles already on the
+    board (at most `most` such gaps per run; new squares further apart, a stray perhaps, start
+    another run): a plain blank the camera took for the square it covers."""
     parts = []
     for axis in (0, 1):
         lines: dict[int, list[int]] = {}
@@ -461,10 +465,12 @@ def _gaps_filled(board: Board, added: tuple, most: int = 2) -> list[tuple]:
             for run in runs:
                 lo, hi = run[0], run[-1]
                 inner = [a for a in range(lo, hi + 1) if empty[a]]
-                ends = [[]]  # with neither, either or both gaps towards a board tile
+                ends = [[]]  # with neither, either or both squares beyond the ends
                 for end, step in ((lo, -1), (hi, 1)):
-                    gap, beyond = end + step, end + 2 * step
-                    if 0 <= beyond < 15 and empty[gap] and board.occupied(*line[beyond]):
+                    gap = end + step
+                    while 0 <= gap < 15 and board.occupied(*line[gap]):
+                        gap += step
+                    if 0 <= gap < 15 and empty[gap]:
                         ends += [e + [gap] for e in ends]
                 for end_gaps in ends:
                     gaps = inner + end_gaps
