@@ -595,6 +595,10 @@ def test_a_blank_read_as_its_square_at_a_plays_end_is_found():
     assert ((8, 0), (8, 1), (8, 2), (8, 3)) in set(_gaps_filled(board, added))
     added = ((8, 3),)  # D9 alone: D7, above the W, is the first empty square up the column
     assert ((6, 3), (8, 3)) in set(_gaps_filled(board, added))
+    # Not for a run that leaves other new squares aside: those show where the play is.
+    added = ((8, 3), (10, 3), (11, 3))  # D9, D11, D12
+    assert ((6, 3), (8, 3)) not in set(_gaps_filled(board, added))
+    assert ((8, 3), (9, 3), (10, 3), (11, 3)) in set(_gaps_filled(board, added))
 
 
 def test_a_gap_inside_new_tiles_is_tried_without_the_gap_to_a_board_tile():

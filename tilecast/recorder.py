@@ -446,9 +446,10 @@ class Recorder:
 
 def _gaps_filled(board: Board, added: tuple, most: int = 2) -> list[tuple]:
     """Runs of new squares along a row or column with the empty squares between them taken as
-    tiles too, and the first empty square beyond either end, past any tiles already on the
-    board (at most `most` such gaps per run; new squares further apart, a stray perhaps, start
-    another run): a plain blank the camera took for the square it covers."""
+    tiles too, and an empty square between them and a tile already on the board (at most
+    `most` such gaps per run; new squares further apart, a stray perhaps, start another run):
+    a plain blank the camera took for the square it covers. A run of every new square may
+    also take the first empty square beyond either end, past any board tiles."""
     parts = []
     for axis in (0, 1):
         lines: dict[int, list[int]] = {}
@@ -470,7 +471,10 @@ def _gaps_filled(board: Board, added: tuple, most: int = 2) -> list[tuple]:
                     gap = end + step
                     while 0 <= gap < 15 and board.occupied(*line[gap]):
                         gap += step
-                    if 0 <= gap < 15 and empty[gap]:
+                    beyond = gap + step
+                    hooked = gap == end + step and 0 <= beyond < 15 \
+                        and board.occupied(*line[beyond])
+                    if 0 <= gap < 15 and empty[gap] and (hooked or len(run) == len(added)):
                         ends += [e + [gap] for e in ends]
                 for end_gaps in ends:
                     gaps = inner + end_gaps
