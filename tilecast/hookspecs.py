@@ -54,9 +54,10 @@ def tilecast_move_withdrawn(session: SessionInfo, game: Game, turn: Turn) -> Non
 def tilecast_blank_needs_letter(
     session: SessionInfo, game: Game, turn_index: int, square: str, options: list[str]
 ) -> None:
-    """A blank was played and the lexicon allows several letters (`options`, possibly empty);
-    the operator should say which. `turn_index` indexes `game.turns` (0-based). The game goes
-    on meanwhile with the first option."""
+    """A blank was played and the lexicon allows several letters (`options`, likeliest first,
+    possibly empty); the operator should say which. `turn_index` indexes `game.turns`
+    (0-based). The game goes on meanwhile with the first option, or with no options the
+    likeliest letter (engine.spelling)."""
 
 
 @hookspec
