@@ -128,6 +128,8 @@ def main() -> None:
     parser.add_argument("--lexicon", default="")
     parser.add_argument("--workdir", type=Path, default=Path("/tmp/tilecast-accuracy"))
     parser.add_argument("--shard", default="0/1", help="I/N: only every Nth game, from the Ith")
+    parser.add_argument("--rests", default="2,4",
+                        help="shortest,longest pause after a turn in seconds (the gate needs 1)")
     parser.add_argument("--reuse", action="store_true",
                         help="annotate videos already rendered in the workdir again")
     args = parser.parse_args()
@@ -142,7 +144,8 @@ def main() -> None:
         start = time.perf_counter()
         truth_path = video.with_suffix(".truth.json")
         if not (args.reuse and video.exists() and truth_path.exists()):
-            truth_path = render_game(turns, video, seed=seed, fps=args.fps)
+            rests = tuple(float(x) for x in args.rests.split(","))
+            truth_path = render_game(turns, video, seed=seed, fps=args.fps, rests=rests)
         truth = json.loads(truth_path.read_text())
         events = args.workdir / f"{name}.events.jsonl"
         events_file(truth, turns, game, events)

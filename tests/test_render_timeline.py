@@ -68,3 +68,16 @@ def test_spread_lengthens_the_rests_and_keeps_every_tile_under_its_hand():
         assert abs(pos[0] - (c.col + 0.5)) < 1e-6 and abs(pos[1] - (c.row + 0.5)) < 1e-6
         if c.put:
             assert hands[0].held(c.t - 1e-3) == c.tile  # carried until it lands
+
+
+def test_shorter_rests_shorten_only_the_pauses_after_turns():
+    turns = selfplay_script(6)[:8]
+    looks = (draw_hand_look(np.random.default_rng(3)), draw_hand_look(np.random.default_rng(4)))
+    usual = plan(turns, (0, 2), looks, np.random.default_rng(5))
+    quick = plan(turns, (0, 2), looks, np.random.default_rng(5), rests=(0.5, 0.5))
+    # each turn's own movements are drawn alike; only the pause after it shrinks
+    assert [(c.put, c.row, c.col, c.tile) for c in quick.changes] == [
+        (c.put, c.row, c.col, c.tile) for c in usual.changes]
+    gaps = np.diff(list(usual.turn_starts) + [usual.duration])
+    quick_gaps = np.diff(list(quick.turn_starts) + [quick.duration])
+    assert np.all(gaps - quick_gaps >= 1.5 - 1e-9) and np.all(gaps - quick_gaps <= 3.5 + 1e-9)

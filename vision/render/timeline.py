@@ -80,8 +80,9 @@ def shoulder(side: int, along: float) -> np.ndarray:
 
 
 def plan(turns: list[RenderTurn], sides: tuple[int, int], looks: tuple[HandLook, HandLook],
-         rng: np.random.Generator) -> Timeline:
-    """Timing of every hand movement and tile change for a script, with rests in between."""
+         rng: np.random.Generator, rests: tuple[float, float] = (2.0, 4.0)) -> Timeline:
+    """Timing of every hand movement and tile change for a script, with rests in between
+    (`rests`: the shortest and longest pause after a turn, in seconds)."""
     reaches: list[Reach] = []
     changes: list[Change] = []
     starts: list[float] = []
@@ -155,7 +156,7 @@ def plan(turns: list[RenderTurn], sides: tuple[int, int], looks: tuple[HandLook,
             travel(keys, off_board(exit_side, rng.uniform(0, 15)), float(rng.uniform(3, 6)))
             reaches.append(Reach(i, who, sides[who], "cross", looks[who], tuple(keys), ()))
             t = keys[-1][0]
-        t += rng.uniform(2.0, 4.0)  # the next player thinks (real rests are longer still)
+        t += rng.uniform(*rests)  # the next player thinks (real rests are longer still)
     return Timeline(tuple(reaches), tuple(sorted(changes, key=lambda c: c.t)), tuple(starts),
                     t)
 
