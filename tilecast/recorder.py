@@ -363,6 +363,10 @@ class Recorder:
                 continue  # a square read as surely empty is no hidden blank
             seen = _as_blanks(probs, gaps) if gaps else probs
             for lexicon in checks:
+                most = weight * (1.0 if lexicon is not None or self.lexicon is None
+                                 else PHONY_ODDS)
+                if gaps and best is not None and most <= best[0]:
+                    continue  # it cannot win, and a play with a gap filled is never clear
                 reading = self._infer(seen, part, lexicon)
                 if not reading.legal:
                     continue
