@@ -212,6 +212,41 @@ def test_stillness_commits_once_per_still_period_with_the_mean():
     assert gate.feed(4.3, 0.0, b) is not None
 
 
+def test_a_video_that_ends_soon_after_the_last_play_still_gives_it():
+    gate, a = gate_with_empty_board_committed()
+    b = a.copy()
+    b[100:103] = 0
+    b[100:103, 0] = 1.0  # three tiles
+    assert gate.feed(2.0, 9.0, b) is None  # the hand lays them
+    assert gate.feed(2.2, 1.0, b) is None
+    assert gate.flush(2.4) is None  # rested 0.2 s when the video ends: too short to trust
+    assert gate.feed(2.6, 1.0, b) is None
+    assert gate.feed(2.8, 1.0, b) is None
+    committed = gate.flush(2.8)  # rested 0.6 s, over half the still second
+    assert committed is not None and np.allclose(committed, b)
+    assert gate.flush(2.8) is None  # committed once
+
+
+def test_annotating_a_video_that_ends_soon_after_the_last_play_records_it(tmp_path, english,
+                                                                          wespa):
+    from tilecast.vision.reader import Reading
+    from tilecast.watch import watch
+
+    windy = probs_of(put(Board(), "8D", "WINDY"))
+    shown = [(probs_of(Board()), 1.0)] * 6 + [(windy, 30.0)] + [(windy, 1.0)] * 4  # then it ends
+
+    class Replay:  # the reader's readings of a video, scripted
+        def read(self, frame):
+            probs, motion = shown[frame]
+            return Reading(probs, motion, np.zeros((4, 2)), 0, False, 0)
+
+    info = SessionInfo("b1", ("Ann", "Bob"), "wespa", str(tmp_path))
+    s = Session(info, Recorder(wespa, english, LEX), plugin_manager(entry_points=False))
+    frames = [(i, i * 0.2, i) for i in range(len(shown))]
+    watch(s, Replay(), frames, StillnessGate(StillConfig(still_s=1.0)))
+    assert [t.word for t in s.game.turns] == ["WINDY"]
+
+
 def gate_with_empty_board_committed():
     """A gate that has committed an empty board after a still second (no motion)."""
     gate = StillnessGate(StillConfig(still_s=1.0, motion=4.0))

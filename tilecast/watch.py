@@ -52,14 +52,18 @@ def watch(
     skipped."""
     done = {e.get("events_line") for e in session.journal.entries if "events_line" in e}
     pending = [e for e in events if e["events_line"] not in done]
+    last = None
     for index, time, frame in frames:
         while pending and pending[0]["time"] <= time:
             _submit_event(session, pending.pop(0))
         reading = reader.read(frame)
         if reading is not None:
+            last = (index, time, reading.view)
             probs = gate.feed(time, reading.motion, reading.probs)
             if probs is not None:
                 session.camera(probs, index, time, reading.view, gate.emptied)
+    if last is not None and (probs := gate.flush(last[1])) is not None:
+        session.camera(probs, last[0], last[1], last[2], gate.emptied)
         if progress and total and (100 * (index + 1)) // total != (100 * index) // total:
             print(
                 f"\r{100 * (index + 1) // total:3d}% frame {index + 1}/{total}",

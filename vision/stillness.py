@@ -89,6 +89,17 @@ class StillnessGate:
         self._window.append(probs)
         if time - self._since < self.cfg.still_s:
             return None
+        return self._commit(time)
+
+    def flush(self, time: float) -> np.ndarray | None:
+        """At the end of a video: the reading of a board that has rested for at least half the
+        still time since the last motion, as feed would have committed it had the video gone
+        on. A video may stop moments after the last tile goes down."""
+        if self._done or self._since is None or time - self._since < self.cfg.still_s / 2:
+            return None
+        return self._commit(time)
+
+    def _commit(self, time: float) -> np.ndarray | None:
         labels = np.stack([p.argmax(axis=1) for p in self._window])
         held = (labels == labels[-1]).all(axis=0)
         mean = np.mean(self._window, axis=0)
