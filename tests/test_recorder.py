@@ -228,7 +228,7 @@ def test_a_video_that_ends_soon_after_the_last_play_still_gives_it():
 
 
 def test_annotating_a_video_that_ends_soon_after_the_last_play_records_it(tmp_path, english,
-                                                                          wespa):
+                                                                          wespa, capsys):
     from tilecast.vision.reader import Reading
     from tilecast.watch import watch
 
@@ -243,8 +243,11 @@ def test_annotating_a_video_that_ends_soon_after_the_last_play_records_it(tmp_pa
     info = SessionInfo("b1", ("Ann", "Bob"), "wespa", str(tmp_path))
     s = Session(info, Recorder(wespa, english, LEX), plugin_manager(entry_points=False))
     frames = [(i, i * 0.2, i) for i in range(len(shown))]
-    watch(s, Replay(), frames, StillnessGate(StillConfig(still_s=1.0)))
+    watch(s, Replay(), frames, StillnessGate(StillConfig(still_s=1.0)), total=len(frames),
+          progress=True)
     assert [t.word for t in s.game.turns] == ["WINDY"]
+    shown_progress = capsys.readouterr().err
+    assert "  9% frame 1/11" in shown_progress and "100% frame 11/11" in shown_progress
 
 
 def gate_with_empty_board_committed():

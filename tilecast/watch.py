@@ -62,8 +62,6 @@ def watch(
             probs = gate.feed(time, reading.motion, reading.probs)
             if probs is not None:
                 session.camera(probs, index, time, reading.view, gate.emptied)
-    if last is not None and (probs := gate.flush(last[1])) is not None:
-        session.camera(probs, last[0], last[1], last[2], gate.emptied)
         if progress and total and (100 * (index + 1)) // total != (100 * index) // total:
             print(
                 f"\r{100 * (index + 1) // total:3d}% frame {index + 1}/{total}",
@@ -71,6 +69,8 @@ def watch(
                 file=sys.stderr,
                 flush=True,
             )
+    if last is not None and (probs := gate.flush(last[1])) is not None:
+        session.camera(probs, last[0], last[1], last[2], gate.emptied)
     for event in pending:
         _submit_event(session, event)
     if progress and total:
