@@ -19,29 +19,34 @@ START, STOP = "^", "$"
 
 
 class SpellingModel:
-    """Letter n-gram counts over padded words (START * 3 + WORD + STOP), n = 1..4."""
+    """For n = 1..4, how often each n-gram ends at a letter or the end of a word (words padded
+    with n - 1 START marks), and how often its first n - 1 characters are followed at all."""
 
-    __slots__ = ("_counts", "_letters")
+    __slots__ = ("_grams", "_contexts")
 
     def __init__(self, words: Iterable[str]) -> None:
-        counts: list[Counter[str]] = [Counter() for _ in range(ORDER + 1)]
+        grams: list[Counter[str]] = [Counter() for _ in range(ORDER + 1)]
         for word in words:
-            padded = START * (ORDER - 1) + word.upper() + STOP
             for n in range(1, ORDER + 1):
-                counts[n].update(padded[i : i + n] for i in range(len(padded) - n + 1))
-        self._counts = counts
-        self._letters = sum(counts[1].values())
+                padded = START * (n - 1) + word.upper() + STOP
+                grams[n].update(padded[i : i + n] for i in range(len(padded) - n + 1))
+        contexts: list[Counter[str]] = [Counter() for _ in range(ORDER + 1)]
+        for n in range(1, ORDER + 1):
+            for gram, count in grams[n].items():
+                contexts[n][gram[:-1]] += count
+        self._grams, self._contexts = grams, contexts
 
     def log_likelihood(self, word: str) -> float:
         """Natural log of the model's probability of `word` (any case), end marker included."""
-        counts = self._counts
+        grams, contexts = self._grams, self._contexts
         padded = START * (ORDER - 1) + word.upper() + STOP
         total = 0.0
         for i in range(ORDER - 1, len(padded)):
-            p = WEIGHTS[0] * (counts[1][padded[i]] + 1) / (self._letters + 28)
+            p = WEIGHTS[0] * (grams[1][padded[i]] + 1) / (contexts[1][""] + 28)
             for n in range(2, ORDER + 1):
-                context = counts[n - 1][padded[i - n + 1 : i]]
-                if context:
-                    p += WEIGHTS[n - 1] * counts[n][padded[i - n + 1 : i + 1]] / context
+                gram = padded[i - n + 1 : i + 1]
+                seen = contexts[n][gram[:-1]]
+                if seen:
+                    p += WEIGHTS[n - 1] * grams[n][gram] / seen
             total += math.log(p)
         return total

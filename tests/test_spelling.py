@@ -1,7 +1,11 @@
 """The letter model that guesses a blank's letter when the lexicon cannot."""
 
+import math
+
+import pytest
+
 from tilecast.engine.lexicon import Lexicon
-from tilecast.engine.spelling import SpellingModel
+from tilecast.engine.spelling import WEIGHTS, SpellingModel
 
 QU = ["QUIT", "QUOTE", "QUAD", "SQUAT", "EQUIP", "STOP", "CROP", "DROP"]
 
@@ -23,3 +27,12 @@ def test_a_lexicon_walks_its_words_in_order_and_builds_its_model_once() -> None:
     lexicon = Lexicon(QU)
     assert list(lexicon.words()) == sorted(QU)
     assert lexicon.spelling is lexicon.spelling
+
+
+def test_a_word_start_is_estimated_from_word_starts_alone() -> None:
+    # With one word, every 2- to 4-letter estimate of its letters (and of its end) is certain,
+    # at the word's start too, however many marks pad it for the longer n-grams; only the
+    # smoothed single-letter share (each of A, B and the end: 1 + 1 of 3 + 28) is not.
+    model = SpellingModel(["AB"])
+    each = sum(WEIGHTS[1:]) + WEIGHTS[0] * 2 / 31
+    assert model.log_likelihood("AB") == pytest.approx(3 * math.log(each))
