@@ -129,10 +129,17 @@ def main() -> None:
     parser.add_argument("--workdir", type=Path, default=Path("/tmp/tilecast-accuracy"))
     parser.add_argument("--shard", default="0/1", help="I/N: only every Nth game, from the Ith")
     parser.add_argument("--rests", default="2,4",
-                        help="shortest,longest pause after a turn in seconds (the gate needs 1)")
+                        help="shortest,longest pause after a turn in seconds (the gate needs 1); "
+                             "--reuse does not re-render videos made with other rests")
     parser.add_argument("--reuse", action="store_true",
                         help="annotate videos already rendered in the workdir again")
     args = parser.parse_args()
+    try:
+        rests = tuple(float(x) for x in args.rests.split(","))
+    except ValueError:
+        rests = ()
+    if len(rests) != 2 or not 0 <= rests[0] <= rests[1]:
+        parser.error(f"--rests wants SHORTEST,LONGEST seconds, got {args.rests!r}")
     shard, shards = (int(x) for x in args.shard.split("/"))
     args.workdir.mkdir(parents=True, exist_ok=True)
     total = right = 0
@@ -144,7 +151,6 @@ def main() -> None:
         start = time.perf_counter()
         truth_path = video.with_suffix(".truth.json")
         if not (args.reuse and video.exists() and truth_path.exists()):
-            rests = tuple(float(x) for x in args.rests.split(","))
             truth_path = render_game(turns, video, seed=seed, fps=args.fps, rests=rests)
         truth = json.loads(truth_path.read_text())
         events = args.workdir / f"{name}.events.jsonl"
