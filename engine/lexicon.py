@@ -59,7 +59,7 @@ class Lexicon:
 
     @property
     def spelling(self) -> SpellingModel:
-        """The letter model of these words, built on first use (ENABLE: about two seconds)."""
+        """The letter model of these words, built on first use (ENABLE: about 1.5 s)."""
         if self._spelling is None:
             self._spelling = SpellingModel(self.words())
         return self._spelling

@@ -9,7 +9,7 @@ the two agree).
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import product
@@ -313,21 +313,12 @@ def blank_letters(
         if unknown is None
         else list(unknown)
     )
-    after = board.with_tiles((p.row, p.col, p.tile) for p in placed)
-    words = formed_words(board, placed)
-    if own_words:
-        blanks = {(placed[i].row, placed[i].col) for i in indices}
-        words = [squares for squares in words if blanks & set(squares)]
-    found = []
-    for choice in product(ascii_uppercase, repeat=len(indices)):
-        named = {(placed[i].row, placed[i].col): ch for i, ch in zip(indices, choice, strict=True)}
-        if all(
-            "".join(named.get(sq) or after.at(*sq).letter for sq in squares) in lexicon
-            for squares in words
-        ):
-            found.append(choice)
-    return found
-
+    spell = _spelled(board, placed, [(placed[i].row, placed[i].col) for i in indices], own_words)
+    return [
+        choice
+        for choice in product(ascii_uppercase, repeat=len(indices))
+        if all(text in lexicon for text in spell(choice))
+    ]
 
 
 def likeliest_blanks(
@@ -343,15 +334,28 @@ def likeliest_blanks(
     blanks = [(p.row, p.col) for p in placed if p.tile.blank]
     if namings is None:
         namings = list(product(ascii_uppercase, repeat=len(blanks)))
-    after = board.with_tiles((p.row, p.col, p.tile) for p in placed)
-    words = [sq for sq in formed_words(board, placed) if set(blanks) & set(sq)]
+    spell = _spelled(board, placed, blanks, own_words=True)
     model = lexicon.spelling
+    return sorted(
+        namings, key=lambda naming: sum(map(model.log_likelihood, spell(naming))), reverse=True
+    )
 
-    def likeness(naming: tuple[str, ...]) -> float:
-        named = dict(zip(blanks, naming, strict=True))
-        return sum(
-            model.log_likelihood("".join(named.get(sq) or after.at(*sq).letter for sq in squares))
-            for squares in words
-        )
 
-    return sorted(namings, key=likeness, reverse=True)
+def _spelled(
+    board: Board,
+    placed: tuple[Placement, ...],
+    blanks: list[tuple[int, int]],
+    own_words: bool,
+) -> Callable[[tuple[str, ...]], list[str]]:
+    """The words the play forms (with `own_words`, those through a blank), as spelt when the
+    blanks on these squares stand for the letters given."""
+    after = board.with_tiles((p.row, p.col, p.tile) for p in placed)
+    words = formed_words(board, placed)
+    if own_words:
+        words = [squares for squares in words if set(blanks) & set(squares)]
+
+    def spell(letters: tuple[str, ...]) -> list[str]:
+        named = dict(zip(blanks, letters, strict=True))
+        return ["".join(named.get(sq) or after.at(*sq).letter for sq in word) for word in words]
+
+    return spell

@@ -333,12 +333,11 @@ class Recorder:
         then stray readings: a square cut off at the frame's edge, a reflection, the side of
         a tile read on the square behind it), and a line of new squares with a gap or two
         filled or an end extended (a plain blank read as the square it covers). Each is
-        weighed by how probable
-        its letters are, times the chance that the squares it leaves out in its own line are
-        really empty, times STRAY_ODDS for each other square it leaves out that surely holds
-        a tile, times the tile probability of each gap it fills, times PHONY_ODDS when its
-        words are not in the lexicon (a phony is rare; the lexicon may mend a doubtful letter
-        but never turns a clearly read phony into another word).
+        weighed by how probable its letters are, times the chance that the squares it leaves
+        out in its own line are really empty, times STRAY_ODDS for each other square it leaves
+        out that surely holds a tile, times the tile probability of each gap it fills, times
+        PHONY_ODDS when its words are not in the lexicon (a phony is rare; the lexicon may
+        mend a doubtful letter but never turns a clearly read phony into another word).
         """
         turn = len(self.game.turns)
         checks = [self.lexicon, None] if self.lexicon is not None else [None]
