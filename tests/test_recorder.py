@@ -647,3 +647,21 @@ def test_a_gap_inside_new_tiles_is_tried_without_the_gap_to_a_board_tile():
     parts = set(_gaps_filled(board, added))
     assert ((7, 4), (7, 5), (7, 6), (7, 7)) in parts  # the inner gap alone
     assert ((7, 3), (7, 4), (7, 5), (7, 6), (7, 7)) in parts  # and with the gap to CAT
+
+
+def test_a_tile_the_set_has_no_more_of_is_recorded_as_the_next_letter_with_a_warning(
+    english, wespa
+):
+    rec = recorder(english, wespa, lexicon=None)
+    camera(rec, probs_of(put(Board(), "8G", "ZA")))  # the set's one Z
+    seen = put(rec.game.board, "9H", "ZA")  # a second Z: an earlier reading must be wrong
+    notes = camera(rec, probs_of(seen, {(8, 7): {"Z": 0.95, "O": 0.05}}))
+    assert rec.game.turns[-1].word == "OA"
+    alerts = [n[1]["alert"] for n in notes if n[0] == "alert"]
+    assert [a.kind for a in alerts] == ["too-many-of-letter"]
+    assert "'Z' on H9" in alerts[0].message and alerts[0].severity == "warning"
+    # A clear reading of a tile the set still has is no warning.
+    rec = recorder(english, wespa, lexicon=None)
+    camera(rec, probs_of(put(Board(), "8G", "QA")))
+    notes = camera(rec, probs_of(put(rec.game.board, "9H", "ZA")))
+    assert rec.game.turns[-1].word == "ZA" and not [n for n in notes if n[0] == "alert"]

@@ -9,6 +9,7 @@ session should send to plugins, after the entry is safely journaled.
 from __future__ import annotations
 
 import math
+from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -16,6 +17,7 @@ from tilecast.engine import game as g
 from tilecast.engine.board import Board, parse_coord, square_name
 from tilecast.engine.infer import (
     BLANK_CLASS,
+    CLASSES,
     EMPTY_CLASS,
     Change,
     Inferred,
@@ -399,7 +401,29 @@ class Recorder:
             stray = " ".join(square_name(*sq) for sq in rest)
             why = f"read as tiles but not part of {reading.coord} {reading.word}: {stray}"
             alerts.append(_alert("stray-tiles", why, "info", turn, time))
+        used_up = self._used_up(probs, reading)
+        if used_up:
+            why = (f"{reading.coord} {reading.word}: the camera reads {used_up}, but the set's "
+                   "tiles of that kind are all recorded; an earlier play may be misread")
+            alerts.append(_alert("too-many-of-letter", why, "warning", turn, time))
         return reading, alerts
+
+    def _used_up(self, probs: Probs, reading: Inferred) -> str:
+        """The squares of a play where the camera clearly reads another tile than the one
+        recorded, of a kind the set has no more of (say 'a blank on 13E'); '' when none.
+        Recording the next likeliest letter is all the recorder can do there, but a tile
+        count spent by an earlier misreading would go on to bend later plays unseen."""
+        used = Counter(self.game.board.faces())
+        used.update(p.tile.face for p in reading.placed)
+        out = []
+        for p in reading.placed:
+            row = probs[p.row * 15 + p.col]
+            k = max(range(EMPTY_CLASS), key=lambda i: row[i])
+            face = CLASSES[k]
+            if row[k] > 0.5 and face != p.tile.face and used[face] >= self.tileset.counts[face]:
+                what = "a blank" if k == BLANK_CLASS else f"{face!r}"
+                out.append(f"{what} on {square_name(p.row, p.col)}")
+        return ", ".join(out)
 
     def _name_phony_blanks(self, reading: Inferred) -> Inferred:
         """A phony's blanks named by the words through them alone (the other words are wrong
