@@ -36,3 +36,17 @@ def test_a_word_start_is_estimated_from_word_starts_alone() -> None:
     model = SpellingModel(["AB"])
     each = sum(WEIGHTS[1:]) + WEIGHTS[0] * 2 / 31
     assert model.log_likelihood("AB") == pytest.approx(3 * math.log(each))
+
+
+def test_a_live_run_builds_the_letter_model_before_its_first_frame(tmp_path, monkeypatch):
+    from tilecast import cli
+    from tilecast.engine import lexicon as module
+
+    built = []
+    monkeypatch.setattr(module, "SpellingModel", lambda words: built.append(len(list(words))))
+    (tmp_path / "words.txt").write_text("CAT\nDOG\n")
+    (tmp_path / "frames").mkdir()  # no frames at all: the run stops at once, with a message
+    code = cli.main(["run", "--source", str(tmp_path / "frames"), "--lexicon",
+                     str(tmp_path / "words.txt"), "--out-dir", str(tmp_path / "out")])
+    assert built == [2]
+    assert code == 2

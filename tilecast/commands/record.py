@@ -127,6 +127,10 @@ def run_live(args: argparse.Namespace) -> int:
 
     out_dir = args.out_dir or Path("tilecast-out")
     session = _session(args, out_dir, args.source)
+    if session.recorder.lexicon is not None:
+        # Built now rather than at the first blank the lexicon cannot name, which would hold
+        # a live game's broadcast up for a second or two.
+        _ = session.recorder.lexicon.spelling
     try:
         events = load_events(args.events) if args.events else []
         reader = _reader(args, session)
