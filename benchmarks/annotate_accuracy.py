@@ -131,6 +131,8 @@ def main() -> None:
     parser.add_argument("--rests", default="2,4",
                         help="shortest,longest pause after a turn in seconds (the gate needs 1); "
                              "--reuse does not re-render videos made with other rests")
+    parser.add_argument("--only", default="",
+                        help="comma-separated game names (as the report names them): just these")
     parser.add_argument("--reuse", action="store_true",
                         help="annotate videos already rendered in the workdir again")
     args = parser.parse_args()
@@ -145,7 +147,7 @@ def main() -> None:
     total = right = 0
     report = []
     for seed, (name, game, turns) in enumerate(sources(args.gcg, args.selfplay)):
-        if seed % shards != shard:
+        if seed % shards != shard or (args.only and name not in args.only.split(",")):
             continue
         video = args.workdir / f"{name}.mp4"
         start = time.perf_counter()
