@@ -700,3 +700,29 @@ def test_a_tile_the_set_has_no_more_of_is_recorded_as_the_next_letter_with_a_war
     camera(rec, probs_of(put(Board(), "8G", "QA")))
     notes = camera(rec, probs_of(put(rec.game.board, "9H", "ZA")))
     assert rec.game.turns[-1].word == "ZA" and not [n for n in notes if n[0] == "alert"]
+
+
+def test_a_play_changed_before_the_next_turn_replaces_it(english, wespa):
+    rec = recorder(english, wespa)
+    camera(rec, probs_of(put(Board(), "8D", "WINDY")))
+    notes = camera(rec, probs_of(put(Board(), "8E", "WINDY")))  # slid a square right
+    assert [n[0] for n in notes] == ["alert", "record_changed"]
+    assert notes[0][1]["alert"].kind == "play-amended"
+    assert "8D WINDY changed to 8E WINDY" in notes[0][1]["alert"].message
+    assert [(t.player, str(t.coord), t.word, t.score) for t in rec.game.turns] == [
+        (0, "8E", "WINDY", 24)]
+    rec = recorder(english, wespa)
+    camera(rec, probs_of(put(Board(), "8F", "GALE")))
+    camera(rec, probs_of(put(Board(), "8F", "GAL")))  # the E taken back
+    assert [(t.player, t.word, t.score) for t in rec.game.turns] == [(0, "GAL", 8)]
+
+
+def test_the_next_players_play_with_a_tile_of_the_last_misread_is_no_amendment(english, wespa):
+    rec = recorder(english, wespa)
+    first = put(Board(), "8D", "WINDY")
+    camera(rec, probs_of(first))
+    seen = put(first, "7C", "GALE").without([(7, 7)])  # the Y read as empty meanwhile
+    notes = camera(rec, probs_of(seen))
+    kinds = [n[1]["alert"].kind for n in notes if n[0] == "alert"]
+    assert "board-disturbed" in kinds and "play-amended" not in kinds
+    assert [(t.player, t.word) for t in rec.game.turns] == [(0, "WINDY"), (1, "GALE")]

@@ -270,6 +270,9 @@ class Recorder:
         if change.none or game.phase == g.OVER:
             return []
         last = game.last_play
+        amended = self._amended(change, probs, time)
+        if amended:
+            return amended
         alerts: list[dict[str, Any]] = []
         if change.removed:
             # The last play taken back is a withdrawn phony, whatever stray squares read too,
@@ -324,6 +327,35 @@ class Recorder:
         if any(p.tile.blank for p in reading.placed):
             entry["blank_options"] = [list(o) for o in reading.blank_options]
         return alerts + note + [entry]
+
+    def _amended(self, change: Change, probs: Probs, time: float) -> list[dict[str, Any]]:
+        """The last play changed before the next turn (tiles slid, swapped, added or taken
+        back while its player still thinks: the clock that ends a turn is out of view),
+        replaced by what the board shows now when that is one clear play of lexicon words
+        on the board as it was before. Taking every tile back is a withdrawal and moving
+        older tiles a disturbance, so neither is an amendment."""
+        game, last = self.game, self.game.last_play
+        if last is None or game.turns[-1] is not last or self.actions[-1]["type"] != "play":
+            return []
+        taken = {(p.row, p.col) for p in last.placed}
+        gone = set(change.removed)
+        if not (gone | set(change.misread)) & taken or gone - taken or taken <= gone:
+            return []
+        squares = tuple(sorted((taken - gone) | set(change.added)))
+        saved = self.actions, self.game
+        self._commit(self.actions[:-1])
+        try:
+            reading, note = self._best_reading(probs, squares, time)
+            was = notation(self.game.board, last.placed)
+        finally:
+            self.actions, self.game = saved
+        if reading is None or note or {(p.row, p.col) for p in reading.placed} != set(squares):
+            return []  # not one clear play: the usual reading decides
+        why = f"{was[0]} {was[1]} changed to {reading.coord} {reading.word} before the next turn"
+        action = {"type": "play", "coord": str(reading.coord), "word": reading.word}
+        return [_alert("play-amended", why, "info", len(game.turns) - 1, time),
+                {"type": "correct", "op": "replace", "index": len(self.actions) - 1,
+                 "action": action, "reason": why, "source": "camera", "time": time}]
 
     def _best_reading(
         self, probs: Probs, added: tuple, time: float, emptied: Any = None
