@@ -131,6 +131,9 @@ def main() -> None:
     parser.add_argument("--rests", default="2,4",
                         help="shortest,longest pause after a turn in seconds (the gate needs 1); "
                              "--reuse does not re-render videos made with other rests")
+    parser.add_argument("--rethinks", type=float, default=0.0,
+                        help="share of plays first laid with two tiles swapped, then put right "
+                             "after a rest (the player rethinks before the next turn)")
     parser.add_argument("--only", default="",
                         help="comma-separated game names (as the report names them): just these")
     parser.add_argument("--reuse", action="store_true",
@@ -153,7 +156,8 @@ def main() -> None:
         start = time.perf_counter()
         truth_path = video.with_suffix(".truth.json")
         if not (args.reuse and video.exists() and truth_path.exists()):
-            truth_path = render_game(turns, video, seed=seed, fps=args.fps, rests=rests)
+            truth_path = render_game(turns, video, seed=seed, fps=args.fps, rests=rests,
+                                     rethinks=args.rethinks)
         truth = json.loads(truth_path.read_text())
         events = args.workdir / f"{name}.events.jsonl"
         events_file(truth, turns, game, events)

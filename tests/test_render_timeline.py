@@ -81,3 +81,37 @@ def test_shorter_rests_shorten_only_the_pauses_after_turns():
     gaps = np.diff(list(usual.turn_starts) + [usual.duration])
     quick_gaps = np.diff(list(quick.turn_starts) + [quick.duration])
     assert np.all(gaps - quick_gaps >= 1.5 - 1e-9) and np.all(gaps - quick_gaps <= 3.5 + 1e-9)
+
+
+def test_a_rethought_play_is_laid_with_two_tiles_swapped_then_put_right_under_a_hand():
+    turns = selfplay_script(7)[:10]
+    looks = (draw_hand_look(np.random.default_rng(3)), draw_hand_look(np.random.default_rng(4)))
+    usual = plan(turns, (0, 2), looks, np.random.default_rng(5))
+    assert plan(turns, (0, 2), looks, np.random.default_rng(5), rethinks=0.0) == usual
+    timeline = plan(turns, (0, 2), looks, np.random.default_rng(5), rethinks=1.0)
+    starts = list(timeline.turn_starts) + [timeline.duration]
+    boards = {}
+    for c in timeline.changes:  # the board as each turn ends: the script's, swaps put right
+        turn = int(np.searchsorted(timeline.turn_starts, c.t, side="right")) - 1
+        board = boards.setdefault(turn, dict(boards.get(turn - 1, {})))
+        if c.put:
+            board[(c.row, c.col)] = c.tile
+        else:
+            del board[(c.row, c.col)]
+        hands = [r for r in timeline.reaches if r.at(c.t) is not None]
+        assert len(hands) == 1 and hands[0].turn == turn
+        if c.put:
+            assert hands[0].held(c.t - 1e-3) == c.tile
+    placed = {}
+    for i, turn in enumerate(turns):
+        if turn.placed and not turn.withdrawn:
+            placed.update({(p.row, p.col): p.tile for p in turn.placed})
+            assert boards[i] == placed
+    swapped = [i for i, t in enumerate(turns)
+               if len([c for c in timeline.changes if starts[i] <= c.t < starts[i + 1]])
+               > len(t.placed)]
+    assert len(swapped) >= 5  # every play of two or more distinct tiles is rethought
+    for i in swapped:  # and the wrong version rests on the board before it is put right
+        own = [c for c in timeline.changes if starts[i] <= c.t < starts[i + 1]]
+        first_pick = next(c for c in own if not c.put)
+        assert first_pick.t - own[len(turns[i].placed) - 1].t > 2.0

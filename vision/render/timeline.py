@@ -80,9 +80,12 @@ def shoulder(side: int, along: float) -> np.ndarray:
 
 
 def plan(turns: list[RenderTurn], sides: tuple[int, int], looks: tuple[HandLook, HandLook],
-         rng: np.random.Generator, rests: tuple[float, float] = (2.0, 4.0)) -> Timeline:
+         rng: np.random.Generator, rests: tuple[float, float] = (2.0, 4.0),
+         rethinks: float = 0.0) -> Timeline:
     """Timing of every hand movement and tile change for a script, with rests in between
-    (`rests`: the shortest and longest pause after a turn, in seconds)."""
+    (`rests`: the shortest and longest pause after a turn, in seconds). A share `rethinks` of
+    the plays that stand is first laid with two of its tiles the wrong way round; the player
+    looks at it for a rest, then swaps them, all before the turn ends."""
     reaches: list[Reach] = []
     changes: list[Change] = []
     starts: list[float] = []
@@ -107,10 +110,18 @@ def plan(turns: list[RenderTurn], sides: tuple[int, int], looks: tuple[HandLook,
         player = turn.player % 2
         side = sides[player]
         if turn.placed:
+            laid = list(turn.placed)
+            swap = None
+            if rethinks and not turn.withdrawn and len(laid) > 1 and rng.random() < rethinks:
+                a, b = sorted(int(x) for x in rng.choice(len(laid), 2, replace=False))
+                if laid[a].tile != laid[b].tile:
+                    swap = a, b
+                    laid[a] = replace(laid[a], tile=turn.placed[b].tile)
+                    laid[b] = replace(laid[b], tile=turn.placed[a].tile)
             keys, along = come_in(side)
             holds = []
             held_from = t
-            for p in turn.placed:
+            for p in laid:
                 cell = np.array([p.col + 0.5, p.row + 0.5])
                 travel(keys, cell, float(rng.uniform(0.5, 1.0)))
                 k = keys[-1][0] + rng.uniform(0.08, 0.16)
@@ -123,6 +134,26 @@ def plan(turns: list[RenderTurn], sides: tuple[int, int], looks: tuple[HandLook,
             reaches.append(Reach(i, player, side, "place", looks[player], tuple(keys),
                                  tuple(holds)))
             t = keys[-1][0]
+            if swap is not None:
+                t += rng.uniform(*rests)  # a second look at the board, the clock not yet hit
+                keys, along = come_in(side)
+                a, b = (turn.placed[k] for k in swap)
+                cells = [np.array([p.col + 0.5, p.row + 0.5]) for p in (a, b)]
+                moves = []  # pick up the tile on a, then the one on b; put b's right, then a's
+                for cell, square, put, tile in ((cells[0], a, False, b.tile),
+                                                (cells[1], b, False, a.tile),
+                                                (cells[1], b, True, b.tile),
+                                                (cells[0], a, True, a.tile)):
+                    travel(keys, cell, float(rng.uniform(0.5, 1.0)))
+                    k = keys[-1][0] + rng.uniform(0.08, 0.16)
+                    keys.append((k, cell[0], cell[1], 0.22))
+                    changes.append(Change(k, put, square.row, square.col, tile))
+                    moves.append(k)
+                leave(keys, side, along)
+                holds = [(moves[0], moves[2], b.tile), (moves[2], moves[3], a.tile)]
+                reaches.append(Reach(i, player, side, "place", looks[player], tuple(keys),
+                                     tuple(holds)))
+                t = keys[-1][0]
             if turn.withdrawn:
                 t += rng.uniform(1.5, 3.5)  # the challenge
                 keys, along = come_in(side)

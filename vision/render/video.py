@@ -252,17 +252,18 @@ def _look_summary(look: Look) -> dict:
 
 def render_frames(turns: list[RenderTurn], seed: int, fps: float = 10.0,
                   size: tuple[int, int] = (1280, 720), look: Look | None = None,
-                  duration: float | None = None, rests: tuple[float, float] = (2.0, 4.0)
-                  ) -> Iterator[tuple[np.ndarray, dict]]:
+                  duration: float | None = None, rests: tuple[float, float] = (2.0, 4.0),
+                  rethinks: float = 0.0) -> Iterator[tuple[np.ndarray, dict]]:
     """Every frame of the game (uint8 BGR) with its truth record; the first record also carries
     the video's look under 'look'. The look (styles, camera, light) is drawn from the seed unless
     given; its camera's size wins over `size`. `duration` (seconds) stretches the rests between
-    turns so the game lasts that long (see timeline.spread); `rests` as in timeline.plan."""
+    turns so the game lasts that long (see timeline.spread); `rests` and `rethinks` as in
+    timeline.plan."""
     rng = np.random.default_rng(seed)
     drawn = draw_scene_look(rng, size)
     look = look or drawn
     scene = Scene(look, int(rng.integers(2**31)))
-    timeline = plan(list(turns), look.player_sides, look.hands, rng, rests)
+    timeline = plan(list(turns), look.player_sides, look.hands, rng, rests, rethinks)
     if duration is not None:
         timeline = spread(timeline, duration)
     shooter = _Shooter(scene, timeline, fps, rng)
@@ -309,10 +310,11 @@ def render_still(board: Board, seed: int, size: tuple[int, int] = (1280, 720),
 
 def render_game(turns: list[RenderTurn], out: str | Path, seed: int = 0, fps: float = 10.0,
                 size: tuple[int, int] = (1280, 720), look: Look | None = None,
-                duration: float | None = None, rests: tuple[float, float] = (2.0, 4.0)) -> Path:
+                duration: float | None = None, rests: tuple[float, float] = (2.0, 4.0),
+                rethinks: float = 0.0) -> Path:
     """Render a game to `out`: an .mp4 file (written with the 'mp4v' codec, truth beside it as
     NAME.truth.json) or a folder of frame_NNNNN.jpg files with truth.json. Returns the truth
-    file's path. `duration` and `rests` as in render_frames."""
+    file's path. `duration`, `rests` and `rethinks` as in render_frames."""
     out = Path(out)
     frames: list[dict] = []
     writer = None
@@ -327,7 +329,8 @@ def render_game(turns: list[RenderTurn], out: str | Path, seed: int = 0, fps: fl
     summary: dict = {}
     quality = 90
     try:
-        for frame, record in render_frames(turns, seed, fps, size, look, duration, rests):
+        for frame, record in render_frames(turns, seed, fps, size, look, duration, rests,
+                                           rethinks):
             if "look" in record:
                 summary = record.pop("look")
                 quality = int(summary["jpeg"]) or 92
