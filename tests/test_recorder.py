@@ -726,3 +726,18 @@ def test_the_next_players_play_with_a_tile_of_the_last_misread_is_no_amendment(e
     kinds = [n[1]["alert"].kind for n in notes if n[0] == "alert"]
     assert "board-disturbed" in kinds and "play-amended" not in kinds
     assert [(t.player, t.word) for t in rec.game.turns] == [(0, "WINDY"), (1, "GALE")]
+
+
+def test_two_tiles_swapped_in_place_amend_the_play_but_one_misread_tile_does_not(english,
+                                                                                  wespa):
+    words = Lexicon(["STOP", "SPOT", "STOPS"])
+    rec = Recorder(wespa, english, words)
+    camera(rec, probs_of(put(Board(), "8E", "STOP")))
+    camera(rec, probs_of(put(Board(), "8E", "SPOT")))  # the T and the P swapped
+    assert [(t.player, t.word) for t in rec.game.turns] == [(0, "SPOT")]
+    rec = Recorder(wespa, english, None)  # no lexicon to rule out QTOPS
+    camera(rec, probs_of(put(Board(), "8E", "STOP")))
+    seen = put(rec.game.board, "8E", "STOPS")  # the next player hooks an S...
+    notes = camera(rec, probs_of(seen, {(7, 4): {"Q": 0.95, "S": 0.05}}))  # ...S read as Q
+    assert [(t.player, t.word) for t in rec.game.turns] == [(0, "STOP"), (1, "....S")]
+    assert not [n for n in notes if n[0] == "record_changed"]

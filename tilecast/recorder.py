@@ -339,7 +339,9 @@ class Recorder:
             return []
         taken = {(p.row, p.col) for p in last.placed}
         gone = set(change.removed)
-        if not (gone | set(change.misread)) & taken or gone - taken or taken <= gone:
+        # One of its tiles read as another letter is more likely a misreading than a change.
+        if not (gone & taken or len(set(change.misread) & taken) > 1) or gone - taken \
+                or taken <= gone:
             return []
         squares = tuple(sorted((taken - gone) | set(change.added)))
         saved = self.actions, self.game
