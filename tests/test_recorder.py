@@ -297,41 +297,6 @@ def test_a_quiet_commit_waits_while_another_square_flickers():
     assert committed[7].argmax() == EMPTY_CLASS
 
 
-def test_a_tile_read_late_in_the_window_is_committed_once_it_has_held():
-    gate, a = gate_with_empty_board_committed()
-    laid = a.copy()
-    laid[100:103] = 0
-    laid[100:103, 0] = 1.0
-    assert gate.feed(2.0, 9.0, laid) is None  # the hand lays three tiles...
-    late = laid.copy()
-    late[103] = 0
-    late[103, 8] = 1.0  # ...and a fourth at the edge, read only from 2.4
-    shown = [(2.2, laid), (2.4, late), (2.6, late), (2.8, late), (3.0, late), (3.2, late)]
-    assert all(gate.feed(t, 1.0, p) is None for t, p in shown)  # 103 changed in the window
-    for t in (3.4, 3.6, 3.8, 4.0):
-        assert gate.feed(t, 1.0, late) is None
-    committed = gate.feed(4.2, 1.0, late)  # a whole still second with 103 read as a tile
-    assert committed is not None and committed[103].argmax() == 8
-
-
-def test_a_square_that_never_holds_delays_a_commit_but_does_not_stop_it():
-    gate, a = gate_with_empty_board_committed()
-    laid = a.copy()
-    laid[100:103] = 0
-    laid[100:103, 0] = 1.0
-    flicker = laid.copy()
-    flicker[7] = 0
-    flicker[7, 26] = 1.0  # a plain square read as a blank in every other frame
-    assert gate.feed(2.0, 9.0, laid) is None
-    committed = []
-    for i in range(20):
-        t = 2.2 + 0.2 * i
-        if gate.feed(t, 1.0, flicker if i % 2 else laid) is not None:
-            committed.append(t)
-    # rested from 2.2; it waits PATIENCE (3) still seconds for square 7, then commits
-    assert len(committed) == 1 and 5.1 < committed[0] < 6.3
-
-
 def test_motion_ignores_one_flickering_square_but_not_a_hand():
     from tilecast.vision.stillness import StillConfig, motion_score
 

@@ -2,11 +2,10 @@
 
 Frames arrive with a motion score (how much the rectified board changed since the previous
 frame) and the classifier's per-cell probabilities. A reading is committed once the board has
-been still for `still_s` seconds and nearly every square's top label held across that window
-(every square that gained or lost a tile, unless it keeps flickering); the committed
-probabilities are the window's mean, so motion blur right after a tile lands, a flicker or a
-passing hand never becomes a move. Each still period commits once, and again only if its
-reading changes and holds (tiles laid where the hand hardly shows).
+been still for `still_s` seconds and nearly every square's top label held across that window;
+the committed probabilities are the window's mean, so motion blur right after a tile lands, a
+flicker or a passing hand never becomes a move. Each still period commits once, and again
+only if its reading changes and holds (tiles laid where the hand hardly shows).
 """
 
 from __future__ import annotations
@@ -21,8 +20,6 @@ from .classify import CLASSES
 _MAX_SLIDE = 0.4  # squares the whole view may slide and still count as the same board
 _BLUR = 1.0  # pixels, at the reader's 8 pixels per square
 SURELY_EMPTY = 0.9  # empty-square probability that dates a square's last empty look
-EMPTY = CLASSES.index(".")
-PATIENCE = 3.0  # still times a changed square that will not hold may delay a commit
 
 
 @dataclass(frozen=True)
@@ -69,7 +66,6 @@ class StillnessGate:
         self._window: list[np.ndarray] = []
         self._done = False
         self._quiet = False  # this window opened on a changed reading, not after motion
-        self._rested: float | None = None  # when the board last came to rest
         self._committed: np.ndarray | None = None  # top labels of the last commit
         self.emptied: np.ndarray | None = None  # per square, when it last read as empty
 
@@ -78,7 +74,6 @@ class StillnessGate:
             self.emptied = np.full(len(probs), -np.inf)
         if motion > self.cfg.motion:
             self._since, self._window, self._done, self._quiet = None, [], False, False
-            self._rested = None
             return None
         # surely empty: a plain blank can look half like its square; a hand passing over a
         # square (motion) says nothing of it
@@ -89,11 +84,8 @@ class StillnessGate:
             # A reading changed with no motion seen: a tile laid at the board's edge by a hand
             # mostly out of view moves too few squares to count. Read the board again.
             self._since, self._window, self._done, self._quiet = time, [], False, True
-            self._rested = time
         if self._since is None:
             self._since = time
-        if self._rested is None:
-            self._rested = time
         self._window.append(probs)
         if time - self._since < self.cfg.still_s:
             return None
@@ -105,31 +97,19 @@ class StillnessGate:
         on. A video may stop moments after the last tile goes down."""
         if self._done or self._since is None or time - self._since < self.cfg.still_s / 2:
             return None
-        return self._commit(time, final=True)
+        return self._commit(time)
 
-    def _commit(self, time: float, final: bool = False) -> np.ndarray | None:
+    def _commit(self, time: float) -> np.ndarray | None:
         labels = np.stack([p.argmax(axis=1) for p in self._window])
         held = (labels == labels[-1]).all(axis=0)
         mean = np.mean(self._window, axis=0)
         top = mean.argmax(axis=1)
         # With no motion to show a hand, only squares that held their new reading through the
         # window tell that the tiles are down; one that flickers must not be committed with them.
-        # After motion too, a square that gained or lost a tile during the window (laid by a
-        # hand mostly out of view, read late at the board's edge) is read once it has held.
-        # A square that never holds (a plain square half like a blank) only delays a commit.
-        differs = unsettled = None
+        differs = None
         if self._quiet:
             differs = (labels[-1] != self._committed) | (top != self._committed)
-            unsettled = differs & ~held
-        elif self._committed is not None:
-            present = labels != EMPTY
-            was = self._committed != EMPTY
-            unsettled = ((present != present[-1]).any(axis=0)
-                         & ((present[-1] != was) | ((top != EMPTY) != was)))
-        patient = not final and time - self._rested < PATIENCE * self.cfg.still_s
-        if held.mean() < self.cfg.steady or (
-            unsettled is not None and unsettled.any() and (self._quiet or patient)
-        ):
+        if held.mean() < self.cfg.steady or (differs is not None and not held[differs].all()):
             self._window = self._window[-1:]
             self._since = time
             return None
