@@ -9,6 +9,7 @@ from tilecast.engine.board import Board, parse_coord
 from tilecast.engine.infer import CLASSES, EMPTY_CLASS
 from tilecast.engine.lexicon import Lexicon
 from tilecast.engine.play import placements_for
+from tilecast.engine.tiles import Tile
 from tilecast.events import SessionInfo
 from tilecast.hookspecs import hookimpl
 from tilecast.journal import Journal, JournalError
@@ -700,6 +701,13 @@ def test_two_tiles_swapped_in_place_amend_the_play_but_one_misread_tile_does_not
     camera(rec, probs_of(put(Board(), "8E", "STOP")))
     camera(rec, probs_of(put(Board(), "8E", "SPOT")))  # the T and the P swapped
     assert [(t.player, t.word) for t in rec.game.turns] == [(0, "SPOT")]
+    rec = Recorder(wespa, english, words)
+    camera(rec, probs_of(put(Board(), "8E", "STOP")))
+    seen = put(Board(), "8E", "SPOT").with_tiles([(0, 14, Tile("E"))])  # and a stray tile read
+    notes = camera(rec, probs_of(seen))
+    assert [(t.player, t.word) for t in rec.game.turns] == [(0, "SPOT")]
+    assert [n[1]["alert"].kind for n in notes if n[0] == "alert"] == ["stray-tiles",
+                                                                      "play-amended"]
     rec = Recorder(wespa, english, None)  # no lexicon to rule out QTOPS
     camera(rec, probs_of(put(Board(), "8E", "STOP")))
     seen = put(rec.game.board, "8E", "STOPS")  # the next player hooks an S...

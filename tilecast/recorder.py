@@ -331,9 +331,10 @@ class Recorder:
     def _amended(self, change: Change, probs: Probs, time: float) -> list[dict[str, Any]]:
         """The last play changed before the next turn (tiles slid, swapped, added or taken
         back while its player still thinks: the clock that ends a turn is out of view),
-        replaced by what the board shows now when that is one clear play of lexicon words
-        on the board as it was before. Taking every tile back is a withdrawal and moving
-        older tiles a disturbance, so neither is an amendment."""
+        replaced by what the board shows now when that is one play of lexicon words through
+        every tile of it still there and none taken away (stray readings elsewhere aside), on
+        the board as it was before. Taking every tile back is a withdrawal and moving older
+        tiles a disturbance, so neither is an amendment."""
         game, last = self.game, self.game.last_play
         if last is None or game.turns[-1] is not last or self.actions[-1]["type"] != "play":
             return []
@@ -351,13 +352,15 @@ class Recorder:
             was = notation(self.game.board, last.placed)
         finally:
             self.actions, self.game = saved
-        if reading is None or note or {(p.row, p.col) for p in reading.placed} != set(squares):
-            return []  # not one clear play: the usual reading decides
+        kept = {(p.row, p.col) for p in reading.placed} if reading else set()
+        if reading is None or note is None or any(a["kind"] == "phony" for a in note) \
+                or not taken - gone <= kept or kept & gone:
+            return []  # not one play of lexicon words through what stays: the usual reading
         why = f"{was[0]} {was[1]} changed to {reading.coord} {reading.word} before the next turn"
         action = {"type": "play", "coord": str(reading.coord), "word": reading.word}
-        return [_alert("play-amended", why, "info", len(game.turns) - 1, time),
-                {"type": "correct", "op": "replace", "index": len(self.actions) - 1,
-                 "action": action, "reason": why, "source": "camera", "time": time}]
+        return note + [_alert("play-amended", why, "info", len(game.turns) - 1, time),
+                       {"type": "correct", "op": "replace", "index": len(self.actions) - 1,
+                        "action": action, "reason": why, "source": "camera", "time": time}]
 
     def _best_reading(
         self, probs: Probs, added: tuple, time: float, emptied: Any = None
