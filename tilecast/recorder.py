@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -23,6 +24,7 @@ from tilecast.engine.infer import (
     Inferred,
     Probs,
     board_change,
+    expected_class,
     infer_play,
     line_groups,
     name_blanks,
@@ -341,8 +343,11 @@ class Recorder:
         taken = {(p.row, p.col) for p in last.placed}
         gone = set(change.removed)
         # One of its tiles read as another letter is more likely a misreading than a change.
-        if not (gone & taken or len(set(change.misread) & taken) > 1) or gone - taken \
-                or taken <= gone:
+        other = [
+            p for p in last.placed if (p.row, p.col) not in gone
+            and _top_tile(probs[p.row * 15 + p.col]) != expected_class(p.tile)
+        ]
+        if not (gone & taken or len(other) > 1) or gone - taken or taken <= gone:
             return []
         squares = tuple(sorted((taken - gone) | set(change.added)))
         saved = self.actions, self.game
@@ -455,7 +460,7 @@ class Recorder:
         out = []
         for p in reading.placed:
             row = probs[p.row * 15 + p.col]
-            k = max(range(EMPTY_CLASS), key=lambda i: row[i])
+            k = _top_tile(row)
             face = CLASSES[k]
             if row[k] > 0.5 and face != p.tile.face and used[face] >= self.tileset.counts[face]:
                 what = "a blank" if k == BLANK_CLASS else f"{face!r}"
@@ -591,6 +596,11 @@ def _doubting_blanks(change: Change, board: Board, probs: Probs) -> Change:
         if not board.at(r, c).blank or probs[r * 15 + c][EMPTY_CLASS] >= BLANK_GONE
     )
     return replace(change, removed=removed)
+
+
+def _top_tile(row: Sequence[float]) -> int:
+    """The likeliest tile class of a square (empty left out)."""
+    return max(range(EMPTY_CLASS), key=row.__getitem__)
 
 
 def _read_empty(placed, probs: Probs) -> set[tuple[int, int]]:
