@@ -190,3 +190,36 @@ def test_a_poor_fix_after_tracking_fails_is_refused_for_a_while(monkeypatch):
     moved = board.read(image)  # ... until the old one has failed long enough
     assert board.fix is poor
     assert not np.array_equal(moved.corners, good.corners)
+
+
+class AlwaysEmpty:
+    """Reads every cell as an empty square, counting the cells it is asked to read."""
+
+    def __init__(self) -> None:
+        self.counts = []
+
+    def predict(self, cells):
+        self.counts.append(len(cells))
+        probs = np.zeros((len(cells), 28), np.float32)
+        probs[:, 27] = 1.0
+        return OneHot(probs, np.full((len(cells), 8), 1 / 8, np.float32))
+
+
+def test_a_square_that_reads_as_before_after_a_change_is_not_read_again():
+    record = json.loads((STILLS / "stills.json").read_text())[0]
+    image = cv2.imread(str(STILLS / "stills" / record["file"]))
+    clf = AlwaysEmpty()
+    reader = BoardReader(clf, corners=np.float32(record["corners"]))
+    for _ in range(READS + 1):
+        reader.read(image)
+    assert clf.counts == [225] * READS  # new readings: read in READS still frames
+    centre = np.mean(np.float32(record["corners"]), axis=0).astype(int)
+    half = int(0.4 * cell_size_px(np.float32(record["corners"])))
+    shadow = image.copy()
+    cv2.rectangle(shadow, tuple(centre - half), tuple(centre + half), (30, 30, 30), -1)
+    reader.read(shadow)  # a hand's shadow: the squares under it are read again, and once
+    reader.read(shadow)  # more as the view has settled (the first read was while it moved)...
+    assert 1 <= clf.counts[-1] <= 9 and clf.counts[-1] == clf.counts[-2]
+    calls = len(clf.counts)
+    reader.read(shadow)
+    assert len(clf.counts) == calls  # ...and they read as before: no more reads

@@ -24,7 +24,7 @@ EMPTY = 27  # class index of an empty square (classes 'A'-'Z', '?', '.')
 JITTER = 0.15  # cells a tracked corner may wander before the fix is updated
 SMALL_PX = 8  # pixels per square of the small top-down view that watches for change
 CHANGE = 4.0  # mean grey-level change of a square, in that view, that reads it again
-READS = 3  # still frames a changed square is read in; the reading is their mean
+READS = 3  # still frames a square is read in when its reading changes; it keeps their mean
 REFIT_SHARE = 0.1  # share of squares changed at once that has the grid fitted again
 REFIX_QUALITY = 0.7  # a fix found after tracking failed must be this good, relative to the last
 REFIX_PATIENCE = 15  # ... until this many poorer fixes in a row have been refused
@@ -81,7 +81,7 @@ class BoardReader:
     costs only a small top-down view of the board: the grid is fitted again only when that
     view slides or settles into something widely different (a bump; not a passing hand),
     and only the squares whose look changed since they were last classified are classified
-    again (in READS still frames, averaged).
+    again (in READS still frames, averaged, when they read as something new).
     """
 
     def __init__(
@@ -105,6 +105,7 @@ class BoardReader:
         self._seen: np.ndarray | None = None  # small view as each square was last classified
         self._provisional = np.zeros(225, bool)  # squares last classified while moving
         self._reads = np.zeros(225, int)  # still frames averaged into each square's reading
+        self._label = np.full(225, -1)  # each square's top class as last read
         self._refused = 0  # poorer fixes refused in a row since tracking failed
         self._probs = np.zeros((225, 28), np.float32)  # each square as last classified
 
@@ -195,8 +196,9 @@ class BoardReader:
             self._seen, self._corners_read = view.copy(), corners.copy()
         else:
             changed = changed_squares(self._seen, view) | self._provisional
-        # A changed square is read again in the next still frames and its reading is the
-        # mean: one frame's glitch (the blur of a hand just gone) is not taken for a tile.
+        # A square read as something new is read again in the next still frames and its
+        # reading is the mean: one frame's glitch (the blur of a hand just gone) is not taken
+        # for a tile. One that reads as before (a hand passed over it) needs no more reads.
         confirm = ~changed & ~moving & (self._reads < READS)
         self._previous = view
         if changed.any() or confirm.any():
@@ -236,7 +238,10 @@ class BoardReader:
         pred = self.classifier.predict(cell_crops(board, size=self.crop, which=which))
         n = np.where(changed[which], 0, self._reads[which])[:, None]
         self._probs[which] = (n * self._probs[which] + pred.probabilities) / (n + 1)
-        self._reads[which] = n[:, 0] + 1
+        label = pred.probabilities.argmax(axis=1)
+        again = changed[which] & (label == self._label[which])
+        self._reads[which] = np.where(again, READS, n[:, 0] + 1)
+        self._label[which] = label
         self._vote(pred)
         mask = np.kron(todo.reshape(15, 15), np.ones((SMALL_PX, SMALL_PX), bool))
         self._seen[mask] = view[mask]
