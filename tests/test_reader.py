@@ -223,3 +223,34 @@ def test_a_square_that_reads_as_before_after_a_change_is_not_read_again():
     calls = len(clf.counts)
     reader.read(shadow)
     assert len(clf.counts) == calls  # ...and they read as before: no more reads
+
+
+class BlurThenEmpty:
+    """Empty for the first READS calls, then E twice (a hand's blur, while it moves and just
+    after), then empty ever after."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def predict(self, cells):
+        self.calls += 1
+        probs = np.zeros((len(cells), 28), np.float32)
+        probs[:, 4 if self.calls in (READS + 1, READS + 2) else 27] = 1.0
+        return OneHot(probs, np.full((len(cells), 8), 1 / 8, np.float32))
+
+
+def test_a_reading_taken_while_the_square_moved_is_not_what_the_next_is_compared_with():
+    record = json.loads((STILLS / "stills.json").read_text())[0]
+    image = cv2.imread(str(STILLS / "stills" / record["file"]))
+    corners = np.float32(record["corners"])
+    reader = BoardReader(BlurThenEmpty(), corners=corners)
+    for _ in range(READS):
+        reader.read(image)
+    centre = np.mean(corners, axis=0).astype(int)
+    half = int(0.4 * cell_size_px(corners))
+    shadow = image.copy()
+    cv2.rectangle(shadow, tuple(centre - half), tuple(centre + half), (30, 30, 30), -1)
+    reader.read(shadow)  # moving: E, provisionally
+    for _ in range(READS + 1):
+        last = reader.read(shadow)  # settled: E once more, then empty
+    assert last.probs[7 * 15 + 7].argmax() == 27  # E was new against the settled reading

@@ -62,9 +62,13 @@ def recorder(english, wespa, lexicon=LEX):
 
 
 def camera(rec, probs):
+    """A committed reading as the session feeds it: its moves, then the board as read."""
     notes = []
     for entry in rec.read_board(probs.tolist(), 1.0):
         notes += rec.apply(entry)
+    top = probs.argmax(axis=1)
+    rows = ["".join(CLASSES[k] for k in top[r * 15:(r + 1) * 15]) for r in range(15)]
+    rec.apply({"type": "board", "rows": rows})
     return notes
 
 
@@ -714,3 +718,29 @@ def test_two_tiles_swapped_in_place_amend_the_play_but_one_misread_tile_does_not
     notes = camera(rec, probs_of(seen, {(7, 4): {"Q": 0.95, "S": 0.05}}))  # ...S read as Q
     assert [(t.player, t.word) for t in rec.game.turns] == [(0, "STOP"), (1, "....S")]
     assert not [n for n in notes if n[0] == "record_changed"]
+
+
+def test_letters_the_lexicon_or_operator_mended_are_no_change_on_the_board(english, wespa):
+    # STOP read with two doubtful letters the lexicon mended; the next player hooks an S
+    rec = Recorder(wespa, english, Lexicon(["STOP", "STOPS"]))
+    first = put(Board(), "8E", "STOP")
+    doubtful = {(7, 5): {"I": 0.6, "T": 0.4}, (7, 6): {"Q": 0.6, "O": 0.4}}
+    camera(rec, probs_of(first, doubtful))
+    camera(rec, probs_of(put(first, "8E", "STOPS"), doubtful))
+    assert [(t.player, t.word) for t in rec.game.turns] == [(0, "STOP"), (1, "....S")]
+    # the camera read SPOT, the operator corrected it to STOP: the next play keeps that
+    rec = Recorder(wespa, english, Lexicon(["STOP", "SPOT", "AP", "AT"]))
+    camera(rec, probs_of(put(Board(), "8E", "SPOT")))
+    rec.apply({"type": "correct", "op": "replace", "index": 0,
+               "action": {"type": "play", "coord": "8E", "word": "STOP"}})
+    camera(rec, probs_of(put(put(Board(), "8E", "SPOT"), "F7", "AP")))
+    assert [(t.player, t.word) for t in rec.game.turns] == [(0, "STOP"), (1, "A.")]
+
+
+def test_an_amended_play_with_a_blank_the_lexicon_cannot_name_asks_the_operator(english,
+                                                                                 wespa):
+    rec = Recorder(wespa, english, Lexicon(["TA", "AT", "BAT", "CAT", "EAT"]))
+    camera(rec, probs_of(put(Board(), "8H", "TA")))
+    notes = camera(rec, probs_of(put(Board(), "8G", "cAT")))  # slid, and a blank put before
+    assert [n[0] for n in notes] == ["alert", "record_changed", "blank_needs_letter"]
+    assert sorted(notes[2][1]["options"]) == ["B", "C", "E"]

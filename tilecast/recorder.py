@@ -24,7 +24,6 @@ from tilecast.engine.infer import (
     Inferred,
     Probs,
     board_change,
-    expected_class,
     infer_play,
     line_groups,
     name_blanks,
@@ -62,6 +61,7 @@ class Recorder:
     game: g.Game = field(init=False)
     disturbed: tuple = ()  # the last disturbance alerted, so a still board is not re-alerted
     removed: tuple = ()  # recorded squares last alerted as no longer seen
+    rows: tuple = ()  # the camera's top label of each square at its last journaled reading
     clocks: tuple[float | None, float | None] = (None, None)  # seconds left, as last entered
 
     def __post_init__(self) -> None:
@@ -110,22 +110,18 @@ class Recorder:
 
     def _on_play(self, e: dict[str, Any]) -> list[Note]:
         notes = self._act({"type": "play", "coord": e["coord"], "word": e["word"]})
-        options = e.get("blank_options")
-        if options is not None and len(options) != 1 and any(ch.islower() for ch in e["word"]):
-            blank = next(i for i, ch in enumerate(e["word"]) if ch.islower())
-            square = square_name(*parse_coord(e["coord"]).cells(blank + 1)[-1])
-            notes.append(
-                (
-                    "blank_needs_letter",
-                    {
-                        "game": self.game,
-                        "turn_index": len(self.game.turns) - 1,
-                        "square": square,
-                        "options": ["".join(o) for o in options],
-                    },
-                )
-            )
-        return notes
+        return notes + self._blank_question(e["coord"], e["word"], e.get("blank_options"))
+
+    def _blank_question(self, coord: str, word: str, options: list | None) -> list[Note]:
+        """The operator asked to name the blank of the last play, read by the camera, when
+        the lexicon allows no letter or several (`options`; None when not asked)."""
+        if options is None or len(options) == 1 or not any(ch.islower() for ch in word):
+            return []
+        blank = next(i for i, ch in enumerate(word) if ch.islower())
+        square = square_name(*parse_coord(coord).cells(blank + 1)[-1])
+        return [("blank_needs_letter", {"game": self.game, "turn_index": len(self.game.turns) - 1,
+                                        "square": square,
+                                        "options": ["".join(o) for o in options]})]
 
     def _on_pass(self, e: dict[str, Any]) -> list[Note]:
         return self._act({"type": "pass"})
@@ -214,7 +210,11 @@ class Recorder:
         else:
             raise InputError(f"unknown correction {op!r}")
         self._commit(actions)
-        return [("record_changed", {"game": self.game, "reason": e.get("reason", op)})]
+        notes: list[Note] = [("record_changed", {"game": self.game, "reason": e.get("reason", op)})]
+        if "blank_options" in e:  # the camera's amendment of the last play
+            notes += self._blank_question(e["action"]["coord"], e["action"]["word"],
+                                          e["blank_options"])
+        return notes
 
     def _on_blank(self, e: dict[str, Any]) -> list[Note]:
         """Name the blank(s) of play action `index` (letters in order of the blanks)."""
@@ -244,6 +244,7 @@ class Recorder:
             added, removed, missing = e["alerted"]
             self.disturbed = (_squares(added), _squares(removed)) if added or removed else ()
             self.removed = _squares(missing)
+        self.rows = tuple(e.get("rows") or ())
         return []
 
     def alerted(self) -> list[list[list[int]]]:
@@ -267,12 +268,12 @@ class Recorder:
         when the next player lays tiles down at once. Anything less clear gives nothing.
         """
         game = self.game
-        probs = blank_prior(probs, game.board)
+        seen, probs = probs, blank_prior(probs, game.board)
         change = _doubting_blanks(board_change(game.board, probs), game.board, probs)
         if change.none or game.phase == g.OVER:
             return []
         last = game.last_play
-        amended = self._amended(change, probs, time)
+        amended = self._amended(change, seen, time)
         if amended:
             return amended
         alerts: list[dict[str, Any]] = []
@@ -330,42 +331,50 @@ class Recorder:
             entry["blank_options"] = [list(o) for o in reading.blank_options]
         return alerts + note + [entry]
 
-    def _amended(self, change: Change, probs: Probs, time: float) -> list[dict[str, Any]]:
+    def _amended(self, change: Change, seen: Probs, time: float) -> list[dict[str, Any]]:
         """The last play changed before the next turn (tiles slid, swapped, added or taken
         back while its player still thinks: the clock that ends a turn is out of view),
-        replaced by what the board shows now when that is one play of lexicon words through
-        every tile of it still there and none taken away (stray readings elsewhere aside), on
-        the board as it was before. Taking every tile back is a withdrawal and moving older
-        tiles a disturbance, so neither is an amendment."""
+        replaced by what the board shows now when that is another play of lexicon words
+        through every tile of it still there and none taken away (stray readings elsewhere
+        aside), on the board as it was before. Taking every tile back is a withdrawal and
+        moving older tiles a disturbance, so neither is an amendment. `seen`: the camera's
+        probabilities, before blank_prior."""
         game, last = self.game, self.game.last_play
         if last is None or game.turns[-1] is not last or self.actions[-1]["type"] != "play":
             return []
         taken = {(p.row, p.col) for p in last.placed}
         gone = set(change.removed)
-        # One of its tiles read as another letter is more likely a misreading than a change.
+        # Tiles the camera now reads otherwise than at its last reading: a record that
+        # already differs from the camera (letters the lexicon or the operator mended) is
+        # no change on the board. One such tile is more likely a misreading than a change.
         other = [
-            p for p in last.placed if (p.row, p.col) not in gone
-            and _top_tile(probs[p.row * 15 + p.col]) != expected_class(p.tile)
+            (r, c) for r, c in taken - gone if len(self.rows) == 15
+            and CLASSES[max(range(len(CLASSES)), key=seen[r * 15 + c].__getitem__)]
+            != self.rows[r][c]
         ]
-        if not (gone & taken or len(other) > 1) or gone - taken or taken <= gone:
+        if not (gone & taken or len(other) > 1) or gone - taken - set(self.removed) \
+                or taken <= gone:
             return []
         squares = tuple(sorted((taken - gone) | set(change.added)))
         saved = self.actions, self.game
         self._commit(self.actions[:-1])
         try:
-            reading, note = self._best_reading(probs, squares, time)
+            reading, note = self._best_reading(blank_prior(seen, self.game.board), squares, time)
             was = notation(self.game.board, last.placed)
         finally:
             self.actions, self.game = saved
-        kept = {(p.row, p.col) for p in reading.placed} if reading else set()
-        if reading is None or note is None or any(a["kind"] == "phony" for a in note) \
-                or not taken - gone <= kept or kept & gone:
-            return []  # not one play of lexicon words through what stays: the usual reading
+        if reading is None or note is None or any(a["kind"] == "phony" for a in note):
+            return []  # not a play of lexicon words: the usual reading decides
+        kept = {(p.row, p.col) for p in reading.placed}
+        if not taken - gone <= kept or kept & gone or set(reading.placed) == set(last.placed):
+            return []  # not another play through what stays
         why = f"{was[0]} {was[1]} changed to {reading.coord} {reading.word} before the next turn"
         action = {"type": "play", "coord": str(reading.coord), "word": reading.word}
-        return note + [_alert("play-amended", why, "info", len(game.turns) - 1, time),
-                       {"type": "correct", "op": "replace", "index": len(self.actions) - 1,
-                        "action": action, "reason": why, "source": "camera", "time": time}]
+        entry = {"type": "correct", "op": "replace", "index": len(self.actions) - 1,
+                 "action": action, "reason": why, "source": "camera", "time": time}
+        if any(p.tile.blank for p in reading.placed):
+            entry["blank_options"] = [list(o) for o in reading.blank_options]
+        return note + [_alert("play-amended", why, "info", len(game.turns) - 1, time), entry]
 
     def _best_reading(
         self, probs: Probs, added: tuple, time: float, emptied: Any = None
@@ -462,7 +471,8 @@ class Recorder:
             row = probs[p.row * 15 + p.col]
             k = _top_tile(row)
             face = CLASSES[k]
-            if row[k] > 0.5 and face != p.tile.face and used[face] >= self.tileset.counts[face]:
+            left = self.tileset.counts.get(face, 0) - used[face]
+            if row[k] > 0.5 and face != p.tile.face and left <= 0:
                 what = "a blank" if k == BLANK_CLASS else f"{face!r}"
                 out.append(f"{what} on {square_name(p.row, p.col)}")
         return ", ".join(out)

@@ -202,7 +202,7 @@ class BoardReader:
         confirm = ~changed & ~moving & (self._reads < READS)
         self._previous = view
         if changed.any() or confirm.any():
-            self._classify(frame, corners, changed, confirm, view)
+            self._classify(frame, corners, changed, confirm, view, ~moving)
             # A square read while it still moved (a tile landing, a hand leaving) is read
             # again on the next frame, so what stands is always read from a settled view.
             self._provisional = changed & moving
@@ -229,6 +229,7 @@ class BoardReader:
         changed: np.ndarray,
         confirm: np.ndarray,
         view: np.ndarray,
+        settled: np.ndarray,
     ) -> None:
         """Classify the changed squares afresh and the confirmed ones into their mean, and
         remember how they looked when read."""
@@ -241,7 +242,8 @@ class BoardReader:
         label = pred.probabilities.argmax(axis=1)
         again = changed[which] & (label == self._label[which])
         self._reads[which] = np.where(again, READS, n[:, 0] + 1)
-        self._label[which] = label
+        # a reading taken while the square moved is no "before" to compare the next one with
+        self._label[which] = np.where(settled[which], label, self._label[which])
         self._vote(pred)
         mask = np.kron(todo.reshape(15, 15), np.ones((SMALL_PX, SMALL_PX), bool))
         self._seen[mask] = view[mask]
