@@ -9,7 +9,7 @@ from tilecast.engine.board import Board, parse_coord
 from tilecast.engine.infer import CLASSES, EMPTY_CLASS
 from tilecast.engine.lexicon import Lexicon
 from tilecast.engine.play import placements_for
-from tilecast.engine.tiles import Tile
+from tilecast.engine.tiles import Tile, TileSet
 from tilecast.events import SessionInfo
 from tilecast.hookspecs import hookimpl
 from tilecast.journal import Journal, JournalError
@@ -744,3 +744,12 @@ def test_an_amended_play_with_a_blank_the_lexicon_cannot_name_asks_the_operator(
     notes = camera(rec, probs_of(put(Board(), "8G", "cAT")))  # slid, and a blank put before
     assert [n[0] for n in notes] == ["alert", "record_changed", "blank_needs_letter"]
     assert sorted(notes[2][1]["options"]) == ["B", "C", "E"]
+
+
+def test_a_letter_the_set_does_not_have_is_read_as_the_next_likeliest(english, wespa):
+    counts, values = dict(english.counts), dict(english.values)
+    del counts["K"], values["K"]
+    rec = Recorder(wespa, TileSet("no-K", counts, values), None)
+    notes = camera(rec, probs_of(put(Board(), "8G", "OAT"), {(7, 7): {"K": 0.6, "A": 0.4}}))
+    assert [t.word for t in rec.game.turns] == ["OAT"]
+    assert [n[1]["alert"].kind for n in notes if n[0] == "alert"] == ["too-many-of-letter"]

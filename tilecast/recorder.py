@@ -454,8 +454,8 @@ class Recorder:
             alerts.append(_alert("stray-tiles", why, "info", turn, time))
         used_up = self._used_up(probs, reading)
         if used_up:
-            why = (f"{reading.coord} {reading.word}: the camera reads {used_up}, but the set's "
-                   "tiles of that kind are all recorded; an earlier play may be misread")
+            why = (f"{reading.coord} {reading.word}: the camera reads {used_up}, but the set "
+                   "has no more such tiles; an earlier play may be misread")
             alerts.append(_alert("too-many-of-letter", why, "warning", turn, time))
         return reading, alerts
 
