@@ -137,7 +137,8 @@ def main() -> None:
     parser.add_argument("--only", default="",
                         help="comma-separated game names (as the report names them): just these")
     parser.add_argument("--reuse", action="store_true",
-                        help="annotate videos already rendered in the workdir again")
+                        help="annotate videos already rendered in the workdir again (as they "
+                             "were rendered, whatever --rests or --rethinks say now)")
     args = parser.parse_args()
     try:
         rests = tuple(float(x) for x in args.rests.split(","))
