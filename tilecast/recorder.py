@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -268,12 +267,12 @@ class Recorder:
         when the next player lays tiles down at once. Anything less clear gives nothing.
         """
         game = self.game
-        seen, probs = probs, blank_prior(probs, game.board)
+        raw, probs = probs, blank_prior(probs, game.board)
         change = _doubting_blanks(board_change(game.board, probs), game.board, probs)
         if change.none or game.phase == g.OVER:
             return []
         last = game.last_play
-        amended = self._amended(change, seen, time)
+        amended = self._amended(change, raw, time)
         if amended:
             return amended
         alerts: list[dict[str, Any]] = []
@@ -331,13 +330,13 @@ class Recorder:
             entry["blank_options"] = [list(o) for o in reading.blank_options]
         return alerts + note + [entry]
 
-    def _amended(self, change: Change, seen: Probs, time: float) -> list[dict[str, Any]]:
+    def _amended(self, change: Change, raw: Probs, time: float) -> list[dict[str, Any]]:
         """The last play changed before the next turn (tiles slid, swapped, added or taken
         back while its player still thinks: the clock that ends a turn is out of view),
         replaced by what the board shows now when that is another play of lexicon words
         through every tile of it still there and none taken away (stray readings elsewhere
         aside), on the board as it was before. Taking every tile back is a withdrawal and
-        moving older tiles a disturbance, so neither is an amendment. `seen`: the camera's
+        moving older tiles a disturbance, so neither is an amendment. `raw`: the camera's
         probabilities, before blank_prior."""
         game, last = self.game, self.game.last_play
         if last is None or game.turns[-1] is not last or self.actions[-1]["type"] != "play":
@@ -348,8 +347,9 @@ class Recorder:
         # already differs from the camera (letters the lexicon or the operator mended) is
         # no change on the board. One such tile is more likely a misreading than a change.
         other = [
-            (r, c) for r, c in taken - gone if len(self.rows) == 15
-            and CLASSES[max(range(len(CLASSES)), key=seen[r * 15 + c].__getitem__)]
+            (r, c) for r, c in taken - gone
+            if self.rows
+            and CLASSES[max(range(len(CLASSES)), key=raw[r * 15 + c].__getitem__)]
             != self.rows[r][c]
         ]
         if not (gone & taken or len(other) > 1) or gone - taken - set(self.removed) \
@@ -359,7 +359,7 @@ class Recorder:
         saved = self.actions, self.game
         self._commit(self.actions[:-1])
         try:
-            reading, note = self._best_reading(blank_prior(seen, self.game.board), squares, time)
+            reading, note = self._best_reading(blank_prior(raw, self.game.board), squares, time)
             was = notation(self.game.board, last.placed)
         finally:
             self.actions, self.game = saved
@@ -469,7 +469,7 @@ class Recorder:
         out = []
         for p in reading.placed:
             row = probs[p.row * 15 + p.col]
-            k = _top_tile(row)
+            k = max(range(EMPTY_CLASS), key=row.__getitem__)  # its likeliest tile
             face = CLASSES[k]
             left = self.tileset.counts.get(face, 0) - used[face]
             if row[k] > 0.5 and face != p.tile.face and left <= 0:
@@ -606,11 +606,6 @@ def _doubting_blanks(change: Change, board: Board, probs: Probs) -> Change:
         if not board.at(r, c).blank or probs[r * 15 + c][EMPTY_CLASS] >= BLANK_GONE
     )
     return replace(change, removed=removed)
-
-
-def _top_tile(row: Sequence[float]) -> int:
-    """The likeliest tile class of a square (empty left out)."""
-    return max(range(EMPTY_CLASS), key=row.__getitem__)
 
 
 def _read_empty(placed, probs: Probs) -> set[tuple[int, int]]:
