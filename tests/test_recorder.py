@@ -753,3 +753,17 @@ def test_a_letter_the_set_does_not_have_is_read_as_the_next_likeliest(english, w
     notes = camera(rec, probs_of(put(Board(), "8G", "OAT"), {(7, 7): {"K": 0.6, "A": 0.4}}))
     assert [t.word for t in rec.game.turns] == ["OAT"]
     assert [n[1]["alert"].kind for n in notes if n[0] == "alert"] == ["too-many-of-letter"]
+
+
+def test_a_withdrawal_whose_last_square_half_reads_as_another_letter_is_still_one(
+        english, wespa):
+    # The centre star, its tile gone, reads 0.55 H and 0.35 empty: not the E that left.
+    rec = recorder(english, wespa)
+    camera(rec, probs_of(put(Board(), "8E", "GALE")))  # E on the star, 8H
+    notes = camera(rec, probs_of(Board(), {(7, 7): {"H": 0.55, ".": 0.35, "E": 0.02}}))
+    assert [n[0] for n in notes] == ["move_withdrawn"]
+    # ... but a square that still reads as its own tile keeps the play on the board
+    rec = recorder(english, wespa)
+    camera(rec, probs_of(put(Board(), "8E", "GALE")))
+    notes = camera(rec, probs_of(Board(), {(7, 7): {"E": 0.55, ".": 0.35}}))
+    assert "move_withdrawn" not in [n[0] for n in notes]

@@ -23,6 +23,7 @@ from tilecast.engine.infer import (
     Inferred,
     Probs,
     board_change,
+    expected_class,
     infer_play,
     line_groups,
     name_blanks,
@@ -608,9 +609,15 @@ def _doubting_blanks(change: Change, board: Board, probs: Probs) -> Change:
     return replace(change, removed=removed)
 
 
-def _read_empty(placed, probs: Probs) -> set[tuple[int, int]]:
-    """The squares of these placements that read more likely empty than not."""
-    return {(p.row, p.col) for p in placed if probs[p.row * 15 + p.col][EMPTY_CLASS] > 0.5}
+def _read_empty(placed, probs: Probs, fair: float = 0.2) -> set[tuple[int, int]]:
+    """The squares of these placements that read more likely empty than not, or fairly
+    likely empty and more so than as their own tile: a premium label (the centre star) can
+    half read as some letter once its tile has gone, but not as the tile that went."""
+    def gone(p) -> bool:
+        read = probs[p.row * 15 + p.col]
+        empty = read[EMPTY_CLASS]
+        return empty > 0.5 or (empty >= fair and empty > read[expected_class(p.tile)])
+    return {(p.row, p.col) for p in placed if gone(p)}
 
 
 def _extensions(board: Board, part: tuple, added: set) -> list[tuple[int, int]]:
