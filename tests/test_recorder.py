@@ -767,3 +767,25 @@ def test_a_withdrawal_whose_last_square_half_reads_as_another_letter_is_still_on
     camera(rec, probs_of(put(Board(), "8E", "GALE")))
     notes = camera(rec, probs_of(Board(), {(7, 7): {"E": 0.55, ".": 0.35}}))
     assert "move_withdrawn" not in [n[0] for n in notes]
+
+
+def test_a_doubtful_tile_left_out_of_a_play_joins_it_once_read_clearly(english, wespa):
+    # NAW is no word here: with its N doubtful the play is recorded as AW, the N a stray.
+    rec = recorder(english, wespa)
+    first = put(Board(), "8D", "WINDY")
+    camera(rec, probs_of(first))
+    laid = put(first, "D6", "NA.")
+    notes = camera(rec, probs_of(laid, {(5, 3): {"N": 0.6, ".": 0.3, "M": 0.1}}))
+    assert rec.game.turns[-1].word == "A." and rec.game.scores == (32, 5)
+    # Read clearly a moment later, before the next turn: the N was part of the play.
+    notes = camera(rec, probs_of(laid))
+    assert [n[0] for n in notes] == ["alert", "alert", "record_changed"]
+    assert [n[1]["alert"].kind for n in notes[:2]] == ["phony", "play-amended"]
+    assert len(rec.game.turns) == 2 and rec.game.turns[-1].word == "NA."
+    assert rec.game.scores == (32, 6)
+    # A tile the camera did not read at the play's recording is the next player's.
+    rec = recorder(english, wespa)
+    camera(rec, probs_of(first))
+    camera(rec, probs_of(put(first, "D7", "A.")))
+    notes = camera(rec, probs_of(laid))
+    assert "record_changed" not in [n[0] for n in notes]

@@ -348,23 +348,28 @@ class Recorder:
         # already differs from the camera (letters the lexicon or the operator mended) is
         # no change on the board. One such tile is more likely a misreading than a change.
         other = [
-            (r, c) for r, c in taken - gone
-            if self.rows
-            and CLASSES[max(range(len(CLASSES)), key=raw[r * 15 + c].__getitem__)]
-            != self.rows[r][c]
+            (r, c) for r, c in taken - gone if self.rows and _top(raw, r, c) != self.rows[r][c]
         ]
-        if not (gone & taken or len(other) > 1) or gone - taken - set(self.removed) \
+        # New tiles in line with the play that the camera already read, as now, when the
+        # play was recorded (left out then as doubtful): it was laid with them, phony or not.
+        grown = bool(change.added and self.rows) and not gone and all(
+            _top(raw, r, c) == self.rows[r][c] != "." for r, c in change.added
+        ) and set(change.added) <= set(_extensions(game.board, tuple(sorted(taken)),
+                                                   set(change.added)))
+        if not (gone & taken or len(other) > 1 or grown) or gone - taken - set(self.removed) \
                 or taken <= gone:
             return []
         squares = tuple(sorted((taken - gone) | set(change.added)))
         saved = self.actions, self.game
         self._commit(self.actions[:-1])
         try:
-            reading, note = self._best_reading(blank_prior(raw, self.game.board), squares, time)
+            reading, note = self._best_reading(blank_prior(raw, self.game.board), squares, time,
+                                               whole=grown)
             was = notation(self.game.board, last.placed)
         finally:
             self.actions, self.game = saved
-        if reading is None or note is None or any(a["kind"] == "phony" for a in note):
+        if reading is None or note is None or (
+                not grown and any(a["kind"] == "phony" for a in note)):
             return []  # not a play of lexicon words: the usual reading decides
         kept = {(p.row, p.col) for p in reading.placed}
         if not taken - gone <= kept or kept & gone or set(reading.placed) == set(last.placed):
@@ -378,7 +383,7 @@ class Recorder:
         return note + [_alert("play-amended", why, "info", len(game.turns) - 1, time), entry]
 
     def _best_reading(
-        self, probs: Probs, added: tuple, time: float, emptied: Any = None
+        self, probs: Probs, added: tuple, time: float, emptied: Any = None, whole: bool = False
     ) -> tuple[Inferred | None, list[dict[str, Any]] | None]:
         """The most plausible play and the alerts it comes with; (None, []) when no legal play
         fits squares that are surely tiles; (None, None) when more likely nothing was played.
@@ -392,13 +397,15 @@ class Recorder:
         out that surely holds a tile, times the tile probability of each gap it fills, times
         PHONY_ODDS when its words are not in the lexicon (a phony is rare; the lexicon may
         mend a doubtful letter but never turns a clearly read phony into another word).
+        whole: every square is known to be a tile, so only the play of them all is weighed.
         """
         turn = len(self.game.turns)
         checks = [self.lexicon, None] if self.lexicon is not None else [None]
         best: tuple[float, Inferred, tuple, bool] | None = None
         board = self.game.board
         clear: list[tuple[Inferred, tuple]] = []  # plays of sure tiles and lexicon words
-        for part in [tuple(added)] + _parts(board, added, probs) + _gaps_filled(board, added):
+        parts = [] if whole else _parts(board, added, probs) + _gaps_filled(board, added)
+        for part in [tuple(added)] + parts:
             rest = set(added) - set(part)
             # Left-out squares that would have extended the play (joined to it along its
             # line) count against it unless they are probably empty; others are strays.
@@ -573,6 +580,12 @@ def _as_blanks(probs: Probs, gaps: set) -> Probs:
         row[BLANK_CLASS] += row[EMPTY_CLASS] * BLANK_ODDS
         out[r * 15 + c] = row
     return out
+
+
+def _top(probs: Probs, r: int, c: int) -> str:
+    """The square's likeliest class as the board rows show it ('A'-'Z', '?', '.')."""
+    read = probs[r * 15 + c]
+    return CLASSES[max(range(len(CLASSES)), key=read.__getitem__)]
 
 
 def _squares(items: list) -> tuple[tuple[int, int], ...]:
