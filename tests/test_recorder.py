@@ -789,3 +789,17 @@ def test_a_doubtful_tile_left_out_of_a_play_joins_it_once_read_clearly(english, 
     camera(rec, probs_of(put(first, "D7", "A.")))
     notes = camera(rec, probs_of(laid))
     assert "record_changed" not in [n[0] for n in notes]
+
+
+def test_the_next_play_after_a_completed_one_is_read_in_the_same_reading(tmp_path, english,
+                                                                         wespa):
+    s = Session(SessionInfo("b1", ("Ann", "Bob"), "wespa", str(tmp_path)),
+                Recorder(wespa, english, LEX), plugin_manager(entry_points=False))
+    first = put(Board(), "8D", "WINDY")
+    s.camera(probs_of(first), frame=1, time=1.0)
+    laid = put(first, "D6", "NA.")
+    s.camera(probs_of(laid, {(5, 3): {"N": 0.6, ".": 0.3, "M": 0.1}}), frame=2, time=2.0)
+    assert [t.word for t in s.game.turns] == ["WINDY", "A."]  # N doubtful: a stray
+    # Next: the N read clearly and, run together with it, Ann's AD down from 7G.
+    s.camera(probs_of(put(laid, "G7", "A.")), frame=3, time=3.0)
+    assert [(t.player, t.word) for t in s.game.turns] == [(0, "WINDY"), (1, "NA."), (0, "A.")]

@@ -352,14 +352,16 @@ class Recorder:
         ]
         # New tiles in line with the play that the camera already read, as now, when the
         # play was recorded (left out then as doubtful): it was laid with them, phony or not.
-        grown = bool(change.added and self.rows) and not gone and all(
-            _top(raw, r, c) == self.rows[r][c] != "." for r, c in change.added
-        ) and set(change.added) <= set(_extensions(game.board, tuple(sorted(taken)),
-                                                   set(change.added)))
+        # Other new tiles are then the next play, read after this amendment.
+        early = {
+            (r, c) for r, c in _extensions(game.board, tuple(sorted(taken)), set(change.added))
+            if self.rows and _top(raw, r, c) == self.rows[r][c] != "."
+        }
+        grown = bool(early) and not gone
         if not (gone & taken or len(other) > 1 or grown) or gone - taken - set(self.removed) \
                 or taken <= gone:
             return []
-        squares = tuple(sorted((taken - gone) | set(change.added)))
+        squares = tuple(sorted((taken - gone) | (early if grown else set(change.added))))
         saved = self.actions, self.game
         self._commit(self.actions[:-1])
         try:

@@ -66,7 +66,8 @@ class Session:
         """A committed (still) camera reading: journal any move in it, then what was read.
         emptied: per square, when it last read as empty (orders plays run together)."""
         read = probs.tolist()
-        for follow_on in (False, True, True):  # up to two more plays the camera ran together
+        # Up to two more plays the camera ran together (or the next play after an amendment).
+        for follow_on in (False, True, True):
             turns = len(self.game.turns)
             entries = self.recorder.read_board(read, round(time, 3), follow_on, emptied)
             for entry in entries:
@@ -76,7 +77,8 @@ class Session:
                     # What the camera saw cannot follow from the record as it stands (an
                     # earlier misread, a missed exchange): tell the TD, keep the reading.
                     self.submit(_unrecorded(entry, exc, len(self.game.turns)))
-            if len(self.game.turns) == turns:  # no move recorded: nothing more to read
+            amended = any(e["type"] == "correct" for e in entries)
+            if len(self.game.turns) == turns and not amended:  # nothing more to read
                 break
         # Journaled after the moves it caused: a crash in between re-reads this frame, and the
         # moves already recorded make it no change.
