@@ -803,3 +803,14 @@ def test_the_next_play_after_a_completed_one_is_read_in_the_same_reading(tmp_pat
     # Next: the N read clearly and, run together with it, Ann's AD down from 7G.
     s.camera(probs_of(put(laid, "G7", "A.")), frame=3, time=3.0)
     assert [(t.player, t.word) for t in s.game.turns] == [(0, "WINDY"), (1, "NA."), (0, "A.")]
+
+
+def test_a_square_steadily_read_as_a_blank_beside_a_play_does_not_join_it(english, wespa):
+    rec = recorder(english, wespa)
+    first = put(Board(), "8D", "WINDY")
+    camera(rec, probs_of(first))
+    laid = put(first, "D7", "A.")
+    camera(rec, probs_of(laid, {(5, 3): {"?": 0.6, ".": 0.4}}))
+    assert rec.game.turns[-1].word == "A."
+    notes = camera(rec, probs_of(laid, {(5, 3): {"?": 0.95, ".": 0.05}}))
+    assert "record_changed" not in [n[0] for n in notes] and rec.game.turns[-1].word == "A."

@@ -351,11 +351,13 @@ class Recorder:
             (r, c) for r, c in taken - gone if self.rows and _top(raw, r, c) != self.rows[r][c]
         ]
         # New tiles in line with the play that the camera already read, as now, when the
-        # play was recorded (left out then as doubtful): it was laid with them, phony or not.
-        # Other new tiles are then the next play, read after this amendment.
+        # play was recorded (left out then as doubtful), and now surely reads as tiles: it
+        # was laid with them, phony or not. Not blanks: a plain square read as a blank is
+        # the camera's commonest steady misreading. Other new tiles are the next play.
         early = {
             (r, c) for r, c in _extensions(game.board, tuple(sorted(taken)), set(change.added))
-            if self.rows and _top(raw, r, c) == self.rows[r][c] != "."
+            if self.rows and _top(raw, r, c) == self.rows[r][c] not in ".?"
+            and raw[r * 15 + c][EMPTY_CLASS] < 1.0 - SURE_TILE
         }
         grown = bool(early) and not gone
         if not (gone & taken or len(other) > 1 or grown) or gone - taken - set(self.removed) \
