@@ -124,13 +124,16 @@ def _next_turn(game: Game, zero: bool) -> Game:
     return replace(game, to_move=1 - game.to_move, scoreless=scoreless, phase=phase)
 
 
-def play(game: Game, coord: Coord, word: str, rack: str | None = None) -> Game:
-    """Place a word in GCG notation ('.' or the letter itself over existing tiles)."""
+def play(
+    game: Game, coord: Coord, word: str, rack: str | None = None, counted: bool = True
+) -> Game:
+    """Place a word in GCG notation ('.' or the letter itself over existing tiles);
+    `counted`: whether the set's letter counts bind (see play.validate)."""
     _require(game, PLAYING, "play")
     player = game.to_move
     try:
         placed = placements_for(game.board, coord, word)
-        validate(game.board, placed, game.tileset)
+        validate(game.board, placed, game.tileset, counted)
     except IllegalPlay as exc:
         raise GameError(exc.rule, str(exc)) from exc
     if len(placed) > game.rack_sizes[player]:

@@ -121,8 +121,10 @@ def infer_play(
     lexicon: Lexicon | None = None,
     top: int = 4,
     budget: int = 4000,
+    counted: bool = True,
 ) -> Inferred:
-    """The most probable legal play on `squares` (the newly covered squares)."""
+    """The most probable legal play on `squares` (the newly covered squares); `counted`:
+    whether the set's letter counts bind (see play.validate)."""
     if not squares:
         raise ValueError("no new squares to read a play from")
     options = [_candidates(probs[r * SIZE + c], top) for r, c in squares]
@@ -132,7 +134,7 @@ def infer_play(
             Placement(r, c, _tile(probs[r * SIZE + c], k))
             for (r, c), k in zip(squares, classes, strict=True)
         )
-        reading = _judge(board, placed, tileset, lexicon, math.exp(-cost))
+        reading = _judge(board, placed, tileset, lexicon, math.exp(-cost), counted)
         if reading.legal or reading.reason.split(":")[0] in _SHAPE_RULES:
             return reading
         first = first or reading
@@ -183,9 +185,10 @@ def _judge(
     tileset: TileSet,
     lexicon: Lexicon | None,
     probability: float,
+    counted: bool = True,
 ) -> Inferred:
     try:
-        validate(board, placed, tileset)
+        validate(board, placed, tileset, counted)
     except IllegalPlay as exc:
         return Inferred(placed, None, "", probability, False, f"{exc.rule}: {exc}")
     options: tuple[tuple[str, ...], ...] = ()

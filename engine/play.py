@@ -81,8 +81,12 @@ def placements_for(board: Board, coord: Coord, word: str) -> tuple[Placement, ..
     return tuple(placed)
 
 
-def validate(board: Board, placed: tuple[Placement, ...], tileset: TileSet) -> None:
-    """Raise IllegalPlay naming the first placement rule this play breaks."""
+def validate(
+    board: Board, placed: tuple[Placement, ...], tileset: TileSet, counted: bool = True
+) -> None:
+    """Raise IllegalPlay naming the first placement rule this play breaks; `counted`: whether
+    the set's letter counts bind (not for a play seen clearly after a record that, misread,
+    already spent the letter: the play stands, the earlier record is what is wrong)."""
     if not placed:
         raise IllegalPlay("no-tiles", "a play must place at least one tile")
     if len(placed) > RACK_SIZE:
@@ -111,7 +115,7 @@ def validate(board: Board, placed: tuple[Placement, ...], tileset: TileSet) -> N
     elif not any(_touches(board, r, c) for r, c in squares):
         raise IllegalPlay("not-connected", "the play must touch a tile already on the board")
     used = Counter(board.faces()) + Counter(p.tile.face for p in placed)
-    for face, n in used.items():
+    for face, n in used.items() if counted else ():
         if n > tileset.counts[face]:
             raise IllegalPlay(
                 "too-many-of-letter",

@@ -814,3 +814,20 @@ def test_a_square_steadily_read_as_a_blank_beside_a_play_does_not_join_it(englis
     assert rec.game.turns[-1].word == "A."
     notes = camera(rec, probs_of(laid, {(5, 3): {"?": 0.95, ".": 0.05}}))
     assert "record_changed" not in [n[0] for n in notes] and rec.game.turns[-1].word == "A."
+
+
+def test_a_clear_play_the_set_has_no_more_letters_for_is_recorded_with_a_warning(wespa):
+    # A set of I, T and Z: once both I are on the board, no reading of a new I is legal.
+    tiny = TileSet("tiny", {"I": 2, "T": 10, "Z": 20}, {"I": 1, "T": 1, "Z": 10})
+    rec = Recorder(wespa, tiny, None)
+    board = put(Board(), "8G", "TI")
+    camera(rec, probs_of(board))
+    board = put(board, "G9", "IT")
+    camera(rec, probs_of(board))
+    board = put(board, "H9", "I")  # a third I: an earlier I must have been misread
+    notes = camera(rec, probs_of(board))
+    kinds = [n[1]["alert"].kind for n in notes if n[0] == "alert"]
+    assert kinds == ["too-many-of-letter"] and [n[0] for n in notes][-1] == "move_recorded"
+    assert rec.game.turns[-1].word == ".I" and rec.actions[-1]["uncounted"]
+    # ... and it stays recorded when the record is rebuilt (a correction, a restart)
+    assert rec.rebuild(rec.actions).turns[-1].word == ".I"

@@ -109,7 +109,10 @@ class Recorder:
         return self._moved(before)
 
     def _on_play(self, e: dict[str, Any]) -> list[Note]:
-        notes = self._act({"type": "play", "coord": e["coord"], "word": e["word"]})
+        action = {"type": "play", "coord": e["coord"], "word": e["word"]}
+        if e.get("uncounted"):
+            action["uncounted"] = True
+        notes = self._act(action)
         return notes + self._blank_question(e["coord"], e["word"], e.get("blank_options"))
 
     def _blank_question(self, coord: str, word: str, options: list | None) -> list[Note]:
@@ -313,8 +316,19 @@ class Recorder:
             return []
         if note is None:  # doubtful readings, no play: the next reading will tell
             return alerts
-        if reading is None:
-            why = self._infer(probs, change.added).reason
+        why = "" if reading else self._infer(probs, change.added).reason
+        uncounted = why.startswith("too-many-of-letter")
+        if uncounted:
+            # Only the set's letter counts stand against what the camera reads: an earlier
+            # misreading spent the letter. The play is recorded as read, and the TD told;
+            # dropping it would give every later play to the wrong player.
+            reading, note = self._best_reading(probs, change.added, time, counted=False)
+            if reading is not None and note is not None:
+                why = f"{reading.coord} {reading.word}: {why.split(': ', 1)[1]}; an " \
+                    "earlier play is probably misread"
+                note.append(_alert("too-many-of-letter", why, "warning", len(game.turns), time))
+        if reading is None or note is None:
+            why = why or self._infer(probs, change.added).reason
             return alerts + self._disturbed(
                 change, time, f"not a legal play ({why})", kind="illegal-play"
             )
@@ -329,6 +343,8 @@ class Recorder:
         }
         if any(p.tile.blank for p in reading.placed):
             entry["blank_options"] = [list(o) for o in reading.blank_options]
+        if uncounted:
+            entry["uncounted"] = True
         return alerts + note + [entry]
 
     def _amended(self, change: Change, raw: Probs, time: float) -> list[dict[str, Any]]:
@@ -387,7 +403,8 @@ class Recorder:
         return note + [_alert("play-amended", why, "info", len(game.turns) - 1, time), entry]
 
     def _best_reading(
-        self, probs: Probs, added: tuple, time: float, emptied: Any = None, whole: bool = False
+        self, probs: Probs, added: tuple, time: float, emptied: Any = None, whole: bool = False,
+        counted: bool = True,
     ) -> tuple[Inferred | None, list[dict[str, Any]] | None]:
         """The most plausible play and the alerts it comes with; (None, []) when no legal play
         fits squares that are surely tiles; (None, None) when more likely nothing was played.
@@ -401,7 +418,8 @@ class Recorder:
         out that surely holds a tile, times the tile probability of each gap it fills, times
         PHONY_ODDS when its words are not in the lexicon (a phony is rare; the lexicon may
         mend a doubtful letter but never turns a clearly read phony into another word).
-        whole: every square is known to be a tile, so only the play of them all is weighed.
+        whole: every square is known to be a tile, so only the play of them all is weighed;
+        counted: whether the set's letter counts bind.
         """
         turn = len(self.game.turns)
         checks = [self.lexicon, None] if self.lexicon is not None else [None]
@@ -431,7 +449,7 @@ class Recorder:
                                  else PHONY_ODDS)
                 if gaps and best is not None and most <= best[0]:
                     continue  # it cannot win, and a play with a gap filled is never clear
-                reading = self._infer(seen, part, lexicon)
+                reading = self._infer(seen, part, lexicon, counted)
                 if not reading.legal:
                     continue
                 valid = lexicon is not None or self.lexicon is None
@@ -501,13 +519,15 @@ class Recorder:
         return replace(reading, placed=placed, word=word,
                        blank_options=tuple(ranked) if options else ())
 
-    def _infer(self, probs: Probs, squares: tuple, lexicon: Lexicon | None = None) -> Inferred:
+    def _infer(self, probs: Probs, squares: tuple, lexicon: Lexicon | None = None,
+               counted: bool = True) -> Inferred:
         """infer_play, where a play of more tiles than the player holds is never legal."""
         held = self.game.rack_sizes[self.game.to_move]
         if len(squares) > held:
             reading = infer_play(self.game.board, probs, squares, self.tileset)
             return replace(reading, legal=False, reason=f"{len(squares)} tiles from {held}")
-        return infer_play(self.game.board, probs, squares, self.tileset, lexicon)
+        return infer_play(self.game.board, probs, squares, self.tileset, lexicon,
+                          counted=counted)
 
     def _disturbed(self, change, time: float, what: str, kind: str = "board-disturbed"):
         key = (change.added, change.removed)
@@ -713,7 +733,7 @@ def _alert(kind: str, message: str, severity: str, turn: int, time: float) -> di
 def _apply(game: g.Game, a: dict[str, Any]) -> g.Game:
     kind = a["type"]
     if kind == "play":
-        return g.play(game, parse_coord(a["coord"]), a["word"])
+        return g.play(game, parse_coord(a["coord"]), a["word"], counted=not a.get("uncounted"))
     if kind == "pass":
         return g.pass_turn(game)
     if kind == "exchange":
