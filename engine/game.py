@@ -88,6 +88,7 @@ def unseen(game: Game, rack: str = "") -> Counter[str]:
     """Tiles a player cannot see (bag plus opponent's rack), given their own rack of faces."""
     left = game.tileset.bag()
     left.subtract(game.board.faces())
+    left = +left  # none left of a letter the board holds too many of (a play recorded uncounted)
     left.subtract(rack)
     if any(n < 0 for n in left.values()):
         extra = sorted(f for f, n in left.items() if n < 0)

@@ -115,7 +115,8 @@ def validate(
     elif not any(_touches(board, r, c) for r, c in squares):
         raise IllegalPlay("not-connected", "the play must touch a tile already on the board")
     used = Counter(board.faces()) + Counter(p.tile.face for p in placed)
-    for face, n in used.items() if counted else ():
+    for face in sorted({p.tile.face for p in placed}) if counted else ():
+        n = used[face]
         if n > tileset.counts[face]:
             raise IllegalPlay(
                 "too-many-of-letter",

@@ -5,6 +5,7 @@ import json
 import numpy as np
 import pytest
 
+from tilecast.engine import game as g
 from tilecast.engine.board import Board, parse_coord
 from tilecast.engine.infer import CLASSES, EMPTY_CLASS
 from tilecast.engine.lexicon import Lexicon
@@ -767,6 +768,11 @@ def test_a_withdrawal_whose_last_square_half_reads_as_another_letter_is_still_on
     camera(rec, probs_of(put(Board(), "8E", "GALE")))
     notes = camera(rec, probs_of(Board(), {(7, 7): {"E": 0.55, ".": 0.35}}))
     assert "move_withdrawn" not in [n[0] for n in notes]
+    # ... and so does a blank (which looks much like its square) unless surely gone
+    rec = recorder(english, wespa)
+    camera(rec, probs_of(put(Board(), "8E", "GALe")))
+    notes = camera(rec, probs_of(Board(), {(7, 7): {"?": 0.3, ".": 0.35, "A": 0.35}}))
+    assert "move_withdrawn" not in [n[0] for n in notes]
 
 
 def test_a_doubtful_tile_left_out_of_a_play_joins_it_once_read_clearly(english, wespa):
@@ -783,12 +789,15 @@ def test_a_doubtful_tile_left_out_of_a_play_joins_it_once_read_clearly(english, 
     assert [n[1]["alert"].kind for n in notes[:2]] == ["phony", "play-amended"]
     assert len(rec.game.turns) == 2 and rec.game.turns[-1].word == "NA."
     assert rec.game.scores == (32, 6)
-    # A tile the camera did not read at the play's recording is the next player's.
+    # A tile the camera did not read at the play's recording is the next player's, even
+    # when a later reading, doubtful, showed it before it was clear.
     rec = recorder(english, wespa)
     camera(rec, probs_of(first))
     camera(rec, probs_of(put(first, "D7", "A.")))
+    camera(rec, probs_of(laid, {(5, 3): {"N": 0.6, ".": 0.3, "M": 0.1}}))
     notes = camera(rec, probs_of(laid))
     assert "record_changed" not in [n[0] for n in notes]
+    assert [t.player for t in rec.game.turns] == [0, 1, 0]
 
 
 def test_the_next_play_after_a_completed_one_is_read_in_the_same_reading(tmp_path, english,
@@ -831,3 +840,7 @@ def test_a_clear_play_the_set_has_no_more_letters_for_is_recorded_with_a_warning
     assert rec.game.turns[-1].word == ".I" and rec.actions[-1]["uncounted"]
     # ... and it stays recorded when the record is rebuilt (a correction, a restart)
     assert rec.rebuild(rec.actions).turns[-1].word == ".I"
+    # Later plays without an I are read as usual, and the game can still end.
+    notes = camera(rec, probs_of(put(board, "8F", "Z..")))
+    assert [n[0] for n in notes] == ["move_recorded"] and "uncounted" not in rec.actions[-1]
+    assert "I" not in g.racks_left(rec.game)  # none of the over-counted letter left

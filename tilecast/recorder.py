@@ -62,6 +62,8 @@ class Recorder:
     disturbed: tuple = ()  # the last disturbance alerted, so a still board is not re-alerted
     removed: tuple = ()  # recorded squares last alerted as no longer seen
     rows: tuple = ()  # the camera's top label of each square at its last journaled reading
+    # (the last play's action, the rows of the first reading journaled after it)
+    play_rows: tuple = (None, ())
     clocks: tuple[float | None, float | None] = (None, None)  # seconds left, as last entered
 
     def __post_init__(self) -> None:
@@ -248,6 +250,9 @@ class Recorder:
             self.disturbed = (_squares(added), _squares(removed)) if added or removed else ()
             self.removed = _squares(missing)
         self.rows = tuple(e.get("rows") or ())
+        last = self.actions[-1] if self.actions else None
+        if last is not None and last["type"] == "play" and self.play_rows[0] is not last:
+            self.play_rows = (last, self.rows)
         return []
 
     def alerted(self) -> list[list[list[int]]]:
@@ -316,19 +321,23 @@ class Recorder:
             return []
         if note is None:  # doubtful readings, no play: the next reading will tell
             return alerts
-        why = "" if reading else self._infer(probs, change.added).reason
-        uncounted = why.startswith("too-many-of-letter")
-        if uncounted:
-            # Only the set's letter counts stand against what the camera reads: an earlier
-            # misreading spent the letter. The play is recorded as read, and the TD told;
-            # dropping it would give every later play to the wrong player.
-            reading, note = self._best_reading(probs, change.added, time, counted=False)
-            if reading is not None and note is not None:
-                why = f"{reading.coord} {reading.word}: {why.split(': ', 1)[1]}; an " \
-                    "earlier play is probably misread"
+        uncounted = False
+        if reading is None:
+            # Maybe only the set's letter counts stand against what the camera reads: an
+            # earlier misreading spent the letter. Then the play is recorded as read and the
+            # TD told; dropping it would give every later play to the wrong player.
+            reading, note = self._best_reading(probs, change.added, time, emptied, counted=False)
+            uncounted = reading is not None and note is not None
+            if uncounted:
+                used = Counter(game.board.faces()) + Counter(p.tile.face for p in reading.placed)
+                over = sorted({p.tile.face for p in reading.placed
+                               if used[p.tile.face] > self.tileset.counts[p.tile.face]})
+                why = (f"{reading.coord} {reading.word}: the camera clearly reads "
+                       f"{', '.join(over)}, but the set has no more; recorded as read (an "
+                       "earlier play is probably misread)")
                 note.append(_alert("too-many-of-letter", why, "warning", len(game.turns), time))
         if reading is None or note is None:
-            why = why or self._infer(probs, change.added).reason
+            why = self._infer(probs, change.added).reason
             return alerts + self._disturbed(
                 change, time, f"not a legal play ({why})", kind="illegal-play"
             )
@@ -366,13 +375,15 @@ class Recorder:
         other = [
             (r, c) for r, c in taken - gone if self.rows and _top(raw, r, c) != self.rows[r][c]
         ]
-        # New tiles in line with the play that the camera already read, as now, when the
-        # play was recorded (left out then as doubtful), and now surely reads as tiles: it
-        # was laid with them, phony or not. Not blanks: a plain square read as a blank is
-        # the camera's commonest steady misreading. Other new tiles are the next play.
+        # New tiles in line with the play that the camera already read, as now, in the
+        # reading that recorded the play (left out then as doubtful), and now surely reads
+        # as tiles: it was laid with them, phony or not. Not blanks: a plain square read as a
+        # blank is the camera's commonest steady misreading. Other new tiles are the next play.
+        action, then = self.play_rows
         early = {
             (r, c) for r, c in _extensions(game.board, tuple(sorted(taken)), set(change.added))
-            if self.rows and _top(raw, r, c) == self.rows[r][c] not in ".?"
+            if action is self.actions[-1] and then
+            and _top(raw, r, c) == then[r][c] not in ".?"
             and raw[r * 15 + c][EMPTY_CLASS] < 1.0 - SURE_TILE
         }
         grown = bool(early) and not gone
@@ -380,11 +391,12 @@ class Recorder:
                 or taken <= gone:
             return []
         squares = tuple(sorted((taken - gone) | (early if grown else set(change.added))))
+        uncounted = bool(self.actions[-1].get("uncounted"))
         saved = self.actions, self.game
         self._commit(self.actions[:-1])
         try:
             reading, note = self._best_reading(blank_prior(raw, self.game.board), squares, time,
-                                               whole=grown)
+                                               whole=grown, counted=not uncounted)
             was = notation(self.game.board, last.placed)
         finally:
             self.actions, self.game = saved
@@ -396,6 +408,8 @@ class Recorder:
             return []  # not another play through what stays
         why = f"{was[0]} {was[1]} changed to {reading.coord} {reading.word} before the next turn"
         action = {"type": "play", "coord": str(reading.coord), "word": reading.word}
+        if uncounted:
+            action["uncounted"] = True
         entry = {"type": "correct", "op": "replace", "index": len(self.actions) - 1,
                  "action": action, "reason": why, "source": "camera", "time": time}
         if any(p.tile.blank for p in reading.placed):
@@ -653,7 +667,9 @@ def _read_empty(placed, probs: Probs, fair: float = 0.2) -> set[tuple[int, int]]
     def gone(p) -> bool:
         read = probs[p.row * 15 + p.col]
         empty = read[EMPTY_CLASS]
-        return empty > 0.5 or (empty >= fair and empty > read[expected_class(p.tile)])
+        if empty > 0.5:
+            return True  # (not a blank, which looks much like its square: see BLANK_GONE)
+        return not p.tile.blank and empty >= fair and empty > read[expected_class(p.tile)]
     return {(p.row, p.col) for p in placed if gone(p)}
 
 
