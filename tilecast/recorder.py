@@ -661,14 +661,15 @@ def _doubting_blanks(change: Change, board: Board, probs: Probs) -> Change:
 
 
 def _read_empty(placed, probs: Probs, fair: float = 0.2) -> set[tuple[int, int]]:
-    """The squares of these placements that read more likely empty than not, or fairly
-    likely empty and more so than as their own tile: a premium label (the centre star) can
-    half read as some letter once its tile has gone, but not as the tile that went."""
+    """The squares of these placements that read more likely empty than not, or (a lettered
+    tile's; a blank looks much like its square) fairly likely empty and more so than as their
+    own tile: a premium label (the centre star) can half read as some letter once its tile
+    has gone, but not as the tile that went."""
     def gone(p) -> bool:
         read = probs[p.row * 15 + p.col]
         empty = read[EMPTY_CLASS]
         if empty > 0.5:
-            return True  # (not a blank, which looks much like its square: see BLANK_GONE)
+            return True
         return not p.tile.blank and empty >= fair and empty > read[expected_class(p.tile)]
     return {(p.row, p.col) for p in placed if gone(p)}
 
