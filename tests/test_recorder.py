@@ -844,3 +844,19 @@ def test_a_clear_play_the_set_has_no_more_letters_for_is_recorded_with_a_warning
     notes = camera(rec, probs_of(put(board, "8F", "Z..")))
     assert [n[0] for n in notes] == ["move_recorded"] and "uncounted" not in rec.actions[-1]
     assert "I" not in g.racks_left(rec.game)  # none of the over-counted letter left
+
+
+def test_an_operator_edit_of_the_last_play_keeps_the_reading_that_recorded_it(english, wespa):
+    # Bob's aW recorded; the operator names its blank; Ann's N, doubtful in the next reading
+    # and clear in the one after, is Ann's play, not part of Bob's.
+    rec = recorder(english, wespa)
+    first = put(Board(), "8D", "WINDY")
+    camera(rec, probs_of(first))
+    aw = put(first, "D7", "a.")
+    camera(rec, probs_of(aw))
+    rec.apply({"type": "blank", "index": 1, "letters": "A"})
+    naw = put(aw, "D6", "N")
+    camera(rec, probs_of(naw, {(5, 3): {"N": 0.6, ".": 0.3, "M": 0.1}}))
+    notes = camera(rec, probs_of(naw))
+    assert "record_changed" not in [n[0] for n in notes]
+    assert [(t.player, t.word) for t in rec.game.turns][1] == (1, "a.")

@@ -214,7 +214,13 @@ class Recorder:
             del actions[index]
         else:
             raise InputError(f"unknown correction {op!r}")
+        last = self.actions[-1] if self.actions else None
         self._commit(actions)
+        if op == "replace" and index == len(actions) - 1 and self.play_rows[0] is last \
+                and e.get("source") != "camera":
+            # The operator's edit of the last play (a blank named, a letter fixed) leaves the
+            # camera's rows from the reading that recorded it; a camera amendment is read anew.
+            self.play_rows = (self.actions[-1], self.play_rows[1])
         notes: list[Note] = [("record_changed", {"game": self.game, "reason": e.get("reason", op)})]
         if "blank_options" in e:  # the camera's amendment of the last play
             notes += self._blank_question(e["action"]["coord"], e["action"]["word"],
@@ -330,7 +336,8 @@ class Recorder:
             uncounted = reading is not None and note is not None
             if uncounted:
                 used = Counter(game.board.faces()) + Counter(p.tile.face for p in reading.placed)
-                over = sorted({p.tile.face for p in reading.placed
+                over = sorted({"a blank" if p.tile.blank else p.tile.face
+                               for p in reading.placed
                                if used[p.tile.face] > self.tileset.counts[p.tile.face]})
                 why = (f"{reading.coord} {reading.word}: the camera clearly reads "
                        f"{', '.join(over)}, but the set has no more; recorded as read (an "
