@@ -860,3 +860,16 @@ def test_an_operator_edit_of_the_last_play_keeps_the_reading_that_recorded_it(en
     notes = camera(rec, probs_of(naw))
     assert "record_changed" not in [n[0] for n in notes]
     assert [(t.player, t.word) for t in rec.game.turns][1] == (1, "a.")
+
+
+def test_an_uncounted_play_amended_into_one_the_set_holds_is_counted_again(wespa):
+    tiny = TileSet("tiny", {"I": 2, "T": 10, "Z": 20}, {"I": 1, "T": 1, "Z": 10})
+    rec = Recorder(wespa, tiny, None)
+    board = put(put(Board(), "8G", "TI"), "G9", "IT")
+    camera(rec, probs_of(put(Board(), "8G", "TI")))
+    camera(rec, probs_of(board))
+    camera(rec, probs_of(put(board, "11G", "IZ")))  # a third I
+    assert rec.actions[-1].get("uncounted")
+    notes = camera(rec, probs_of(put(board, "11G", "ZT")))  # both tiles changed: no I now
+    assert "record_changed" in [n[0] for n in notes] and rec.game.turns[-1].word == "ZT"
+    assert "uncounted" not in rec.actions[-1]

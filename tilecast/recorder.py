@@ -335,10 +335,7 @@ class Recorder:
             reading, note = self._best_reading(probs, change.added, time, emptied, counted=False)
             uncounted = reading is not None and note is not None
             if uncounted:
-                used = Counter(game.board.faces()) + Counter(p.tile.face for p in reading.placed)
-                over = sorted({"a blank" if p.tile.blank else p.tile.face
-                               for p in reading.placed
-                               if used[p.tile.face] > self.tileset.counts[p.tile.face]})
+                over = _over_counted(game.board, reading.placed, self.tileset)
                 why = (f"{reading.coord} {reading.word}: the camera clearly reads "
                        f"{', '.join(over)}, but the set has no more; recorded as read (an "
                        "earlier play is probably misread)")
@@ -405,6 +402,8 @@ class Recorder:
             reading, note = self._best_reading(blank_prior(raw, self.game.board), squares, time,
                                                whole=grown, counted=not uncounted)
             was = notation(self.game.board, last.placed)
+            if uncounted and reading is not None:  # still more than the set holds?
+                uncounted = bool(_over_counted(self.game.board, reading.placed, self.tileset))
         finally:
             self.actions, self.game = saved
         if reading is None or note is None or (
@@ -625,6 +624,14 @@ def _as_blanks(probs: Probs, gaps: set) -> Probs:
         row[BLANK_CLASS] += row[EMPTY_CLASS] * BLANK_ODDS
         out[r * 15 + c] = row
     return out
+
+
+def _over_counted(board: Board, placed, tileset: TileSet) -> list[str]:
+    """The letters of these placements ('a blank' for '?') that the board would then hold
+    more of than the set has."""
+    used = Counter(board.faces()) + Counter(p.tile.face for p in placed)
+    return sorted({"a blank" if p.tile.blank else p.tile.face for p in placed
+                   if used[p.tile.face] > tileset.counts[p.tile.face]})
 
 
 def _top(probs: Probs, r: int, c: int) -> str:
