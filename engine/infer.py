@@ -122,14 +122,18 @@ def infer_play(
     top: int = 4,
     budget: int = 4000,
     counted: bool = True,
+    floor: float = 0.0,
 ) -> Inferred:
     """The most probable legal play on `squares` (the newly covered squares); `counted`:
-    whether the set's letter counts bind (see play.validate)."""
+    whether the set's letter counts bind (see play.validate); `floor`: a probability below
+    which no reading is wanted (the search stops there)."""
     if not squares:
         raise ValueError("no new squares to read a play from")
     options = [_candidates(probs[r * SIZE + c], top) for r, c in squares]
     first: Inferred | None = None
     for cost, classes in _best_first(options, budget):
+        if first is not None and math.exp(-cost) < floor:
+            break
         placed = tuple(
             Placement(r, c, _tile(probs[r * SIZE + c], k))
             for (r, c), k in zip(squares, classes, strict=True)

@@ -53,6 +53,16 @@ def test_misread_letter_is_corrected_by_the_lexicon(english):
     assert got.word == "CAT" and got.legal and got.probability == pytest.approx(0.3)
 
 
+def test_the_search_stops_at_the_probability_floor(english):
+    # CAT needs the 0.3 reading; with a floor above it the best reading (COT, no word in
+    # this lexicon) comes back unmended, as the recorder wants for a clear phony.
+    probs = probs_for(after(Board(), "8G", "CAT"), {(7, 7): {"O": 0.5, "A": 0.3, "Q": 0.2}})
+    squares, lex = ((7, 6), (7, 7), (7, 8)), Lexicon(["CAT"])
+    assert infer_play(Board(), probs, squares, english, lex, floor=0.25).word == "CAT"
+    got = infer_play(Board(), probs, squares, english, lex, floor=0.35)
+    assert not got.legal and got.word == "COT"
+
+
 def test_tile_counts_rule_out_impossible_letters_without_a_lexicon(english):
     board = after(Board(), "8G", "ZA")  # the only Z is on the board
     probs = probs_for(board, {(8, 6): {"Z": 0.6, "Q": 0.4}, (8, 7): {"A": 0.9, "I": 0.1}})

@@ -442,7 +442,7 @@ class Recorder:
         counted: whether the set's letter counts bind.
         """
         turn = len(self.game.turns)
-        checks = [self.lexicon, None] if self.lexicon is not None else [None]
+        checks = [None, self.lexicon] if self.lexicon is not None else [None]
         best: tuple[float, Inferred, tuple, bool] | None = None
         board = self.game.board
         clear: list[tuple[Inferred, tuple]] = []  # plays of sure tiles and lexicon words
@@ -464,14 +464,20 @@ class Recorder:
             if weight <= 0.0:
                 continue  # a square read as surely empty is no hidden blank
             seen = _as_blanks(probs, gaps) if gaps else probs
+            floor = 0.0  # readings of lexicon words less probable than this cannot win
             for lexicon in checks:
                 most = weight * (1.0 if lexicon is not None or self.lexicon is None
                                  else PHONY_ODDS)
                 if gaps and best is not None and most <= best[0]:
                     continue  # it cannot win, and a play with a gap filled is never clear
-                reading = self._infer(seen, part, lexicon, counted)
+                reading = self._infer(seen, part, lexicon, counted, floor)
                 if not reading.legal:
                     continue
+                if lexicon is None and self.lexicon is not None:
+                    # A lexicon word must beat this phony by PHONY_ODDS (BLANK_ALONE: the
+                    # phony may be all blanks, the word not); a clear phony then costs a
+                    # few letter choices, not thousands.
+                    floor = reading.probability * PHONY_ODDS * BLANK_ALONE
                 valid = lexicon is not None or self.lexicon is None
                 odds = reading.probability * weight * (1.0 if valid else PHONY_ODDS)
                 if all(p.tile.blank for p in reading.placed):
@@ -540,14 +546,14 @@ class Recorder:
                        blank_options=tuple(ranked) if options else ())
 
     def _infer(self, probs: Probs, squares: tuple, lexicon: Lexicon | None = None,
-               counted: bool = True) -> Inferred:
+               counted: bool = True, floor: float = 0.0) -> Inferred:
         """infer_play, where a play of more tiles than the player holds is never legal."""
         held = self.game.rack_sizes[self.game.to_move]
         if len(squares) > held:
             reading = infer_play(self.game.board, probs, squares, self.tileset)
             return replace(reading, legal=False, reason=f"{len(squares)} tiles from {held}")
         return infer_play(self.game.board, probs, squares, self.tileset, lexicon,
-                          counted=counted)
+                          counted=counted, floor=floor)
 
     def _disturbed(self, change, time: float, what: str, kind: str = "board-disturbed"):
         key = (change.added, change.removed)
