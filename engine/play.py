@@ -114,14 +114,23 @@ def validate(
             raise IllegalPlay("first-too-short", "the first play must have at least two tiles")
     elif not any(_touches(board, r, c) for r, c in squares):
         raise IllegalPlay("not-connected", "the play must touch a tile already on the board")
+    over = over_counted(board, placed, tileset) if counted else {}
+    if over:
+        face, n = next(iter(over.items()))
+        raise IllegalPlay(
+            "too-many-of-letter",
+            f"{n} {face!r} tiles would be on the board, the set has {tileset.counts[face]}",
+        )
+
+
+def over_counted(
+    board: Board, placed: tuple[Placement, ...], tileset: TileSet
+) -> dict[str, int]:
+    """The faces this play places that the board would then hold more of than the set has,
+    in order, with how many it would hold."""
     used = Counter(board.faces()) + Counter(p.tile.face for p in placed)
-    for face in sorted({p.tile.face for p in placed}) if counted else ():
-        n = used[face]
-        if n > tileset.counts[face]:
-            raise IllegalPlay(
-                "too-many-of-letter",
-                f"{n} {face!r} tiles would be on the board, the set has {tileset.counts[face]}",
-            )
+    faces = sorted({p.tile.face for p in placed})
+    return {f: used[f] for f in faces if used[f] > tileset.counts[f]}
 
 
 def _has_neighbour_across(board: Board, r: int, c: int) -> bool:

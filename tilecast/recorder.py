@@ -31,8 +31,9 @@ from tilecast.engine.infer import (
 )
 from tilecast.engine.lexicon import Lexicon
 from tilecast.engine.movegen import blank_letters, likeliest_blanks
+from tilecast.engine.play import over_counted
 from tilecast.engine.rules import Rules
-from tilecast.engine.tiles import TileSet
+from tilecast.engine.tiles import BLANK, TileSet
 from tilecast.events import Alert
 
 Note = tuple[str, dict[str, Any]]  # (hook name without the tilecast_ prefix, arguments)
@@ -335,9 +336,10 @@ class Recorder:
             reading, note = self._best_reading(probs, change.added, time, emptied, counted=False)
             uncounted = reading is not None and note is not None
             if uncounted:
-                over = _over_counted(game.board, reading.placed, self.tileset)
+                over = over_counted(game.board, reading.placed, self.tileset)
+                what = ", ".join("a blank" if f == BLANK else f for f in over)
                 why = (f"{reading.coord} {reading.word}: the camera clearly reads "
-                       f"{', '.join(over)}, but the set has no more; recorded as read (an "
+                       f"{what}, but the set has no more; recorded as read (an "
                        "earlier play is probably misread)")
                 note.append(_alert("too-many-of-letter", why, "warning", len(game.turns), time))
         if reading is None or note is None:
@@ -403,7 +405,7 @@ class Recorder:
                                                whole=grown, counted=not uncounted)
             was = notation(self.game.board, last.placed)
             if uncounted and reading is not None:  # still more than the set holds?
-                uncounted = bool(_over_counted(self.game.board, reading.placed, self.tileset))
+                uncounted = bool(over_counted(self.game.board, reading.placed, self.tileset))
         finally:
             self.actions, self.game = saved
         if reading is None or note is None or (
@@ -630,14 +632,6 @@ def _as_blanks(probs: Probs, gaps: set) -> Probs:
         row[BLANK_CLASS] += row[EMPTY_CLASS] * BLANK_ODDS
         out[r * 15 + c] = row
     return out
-
-
-def _over_counted(board: Board, placed, tileset: TileSet) -> list[str]:
-    """The letters of these placements ('a blank' for '?') that the board would then hold
-    more of than the set has."""
-    used = Counter(board.faces()) + Counter(p.tile.face for p in placed)
-    return sorted({"a blank" if p.tile.blank else p.tile.face for p in placed
-                   if used[p.tile.face] > tileset.counts[p.tile.face]})
 
 
 def _top(probs: Probs, r: int, c: int) -> str:
