@@ -84,7 +84,8 @@ def test_turning_a_crop_turns_the_reading(clf, fresh, predicted):
 
 
 class FakeSession:
-    """Stands in for onnxruntime: records its input, returns fixed outputs."""
+    """Stands in for onnxruntime: records its input, returns fixed outputs (their rows
+    repeated for a batch of turned copies)."""
 
     def __init__(self, logits, orientation, embedding):
         self.outputs = [np.asarray(logits, np.float32), np.asarray(orientation, np.float32),
@@ -94,7 +95,41 @@ class FakeSession:
     def run(self, names, feed):
         assert names == ["logits", "orientation", "embedding"]
         self.seen.append(feed["cells"])
-        return self.outputs
+        return [np.resize(o, (len(feed["cells"]), o.shape[1])) for o in self.outputs]
+
+
+class TurnSensitiveSession:
+    """A fake network that reads a bright top-left quarter as a doubtful A and every other
+    look as a fairly sure B, and a flat crop as a sure empty square."""
+
+    def __init__(self):
+        self.seen = []
+
+    def run(self, names, feed):
+        x = feed["cells"]
+        self.seen.append(x)
+        logits = np.zeros((len(x), 28), np.float32)
+        for i, crop in enumerate(x[:, 0]):
+            if crop.std() == 0:
+                logits[i, CLASSES.index(".")] = 20
+            elif crop[:24, :24].mean() > crop.mean():
+                logits[i, CLASSES.index("A")] = 2
+            else:
+                logits[i, CLASSES.index("B")] = 3
+        return [logits, np.zeros((len(x), 8), np.float32), np.eye(len(x), 4, dtype=np.float32)]
+
+
+def test_doubtful_cells_are_read_again_in_their_other_turns():
+    marked = np.zeros((48, 48), np.uint8)
+    marked[:20, :20] = 255
+    session = TurnSensitiveSession()
+    pred = TileClassifier(session).predict([marked, np.zeros((48, 48), np.uint8)])
+    assert len(session.seen) == 2 and session.seen[1].shape == (3, 1, INPUT_SIZE, INPUT_SIZE)
+    # first look A (2 against 0), three turned looks B (3): the mean, 0.5 against 2.25, is B
+    assert [r.label for r in pred.readings()] == ["B", "."]
+    expected = np.exp(2.25) / (np.exp(2.25) + np.exp(0.5) + 26)
+    assert pred.probabilities[0].max() == pytest.approx(expected, rel=1e-5)
+    assert pred.probabilities[1].max() > 0.99  # sure, so read once
 
 
 def test_injected_session_and_temperature():
