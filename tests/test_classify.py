@@ -130,6 +130,9 @@ def test_doubtful_cells_are_read_again_in_their_other_turns():
     expected = np.exp(2.25) / (np.exp(2.25) + np.exp(0.5) + 26)
     assert pred.probabilities[0].max() == pytest.approx(expected, rel=1e-5)
     assert pred.probabilities[1].max() > 0.99  # sure, so read once
+    moving = TurnSensitiveSession()
+    pred = TileClassifier(moving).predict([marked], still=np.array([False]))
+    assert len(moving.seen) == 1 and pred.readings()[0].label == "A"  # no second look
 
 
 def test_injected_session_and_temperature():

@@ -83,9 +83,9 @@ class CountingClassifier:
     def __init__(self) -> None:
         self.inner, self.counts = TileClassifier.load(), []
 
-    def predict(self, cells):
+    def predict(self, cells, still=None):
         self.counts.append(len(cells))
-        return self.inner.predict(cells)
+        return self.inner.predict(cells, still)
 
 
 def test_only_squares_that_changed_are_read_again():
@@ -124,7 +124,7 @@ class GlitchOnce:
     def __init__(self) -> None:
         self.calls = 0
 
-    def predict(self, cells):
+    def predict(self, cells, still=None):
         self.calls += 1
         probs = np.zeros((len(cells), 28), np.float32)
         probs[:, 26 if self.calls == 1 else 27] = 1.0
@@ -193,13 +193,15 @@ def test_a_poor_fix_after_tracking_fails_is_refused_for_a_while(monkeypatch):
 
 
 class AlwaysEmpty:
-    """Reads every cell as an empty square, counting the cells it is asked to read."""
+    """Reads every cell as an empty square, counting the cells it is asked to read and
+    keeping which of them the reader called still."""
 
     def __init__(self) -> None:
-        self.counts = []
+        self.counts, self.still = [], []
 
-    def predict(self, cells):
+    def predict(self, cells, still=None):
         self.counts.append(len(cells))
+        self.still.append(still)
         probs = np.zeros((len(cells), 28), np.float32)
         probs[:, 27] = 1.0
         return OneHot(probs, np.full((len(cells), 8), 1 / 8, np.float32))
@@ -220,6 +222,8 @@ def test_a_square_that_reads_as_before_after_a_change_is_not_read_again():
     reader.read(shadow)  # a hand's shadow: the squares under it are read again, and once
     reader.read(shadow)  # more as the view has settled (the first read was while it moved)...
     assert 1 <= clf.counts[-1] <= 9 and clf.counts[-1] == clf.counts[-2]
+    # the classifier is told which were read moving (no second look for those)
+    assert not clf.still[-2].any() and clf.still[-1].all()
     calls = len(clf.counts)
     reader.read(shadow)
     assert len(clf.counts) == calls  # ...and they read as before: no more reads
@@ -232,7 +236,7 @@ class BlurThenEmpty:
     def __init__(self) -> None:
         self.calls = 0
 
-    def predict(self, cells):
+    def predict(self, cells, still=None):
         self.calls += 1
         probs = np.zeros((len(cells), 28), np.float32)
         probs[:, 4 if self.calls in (READS + 1, READS + 2) else 27] = 1.0

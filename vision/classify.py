@@ -162,7 +162,8 @@ class TileClassifier:
         return cls(session, float(meta.get("temperature", 1.0)), float(meta.get("scale", 1.0)),
                    Prototypes.load(tileset) if tileset is not None else None)
 
-    def predict(self, cells: Sequence[np.ndarray]) -> Prediction:
+    def predict(self, cells: Sequence[np.ndarray],
+                still: np.ndarray | None = None) -> Prediction:
         """All outputs for a batch of cells in one network call (use it once per frame).
 
         A cell read less surely than DOUBT is read once more in its other three quarter turns
@@ -170,6 +171,8 @@ class TileClassifier:
         network was trained on every turn, so each is a fair second look; on held-out whole
         boards this cut the squares read wrong by a sixth to a fifth, for about 3% more
         network work (models/MODEL_CARD.md). Orientation and embedding stay the first look's.
+        `still` (bool per cell, default all) limits the second look to cells that are worth
+        it: a video reader passes False for squares still moving, which it reads again anyway.
         """
         if len(cells) == 0:
             return Prediction(np.zeros((0, len(CLASSES)), np.float32),
@@ -177,7 +180,8 @@ class TileClassifier:
         x = preprocess(cells)
         logits, orientation, embeddings = self._run(x)
         probabilities = softmax(logits / self.temperature)
-        doubtful = np.flatnonzero(probabilities.max(1) < DOUBT)
+        doubtful = probabilities.max(1) < DOUBT
+        doubtful = np.flatnonzero(doubtful if still is None else doubtful & still)
         if len(doubtful):
             turned = np.concatenate([np.rot90(x[doubtful], k, axes=(2, 3)) for k in (1, 2, 3)])
             more = self._run(np.ascontiguousarray(turned))[0].reshape(3, len(doubtful), -1)

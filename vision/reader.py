@@ -16,6 +16,7 @@ from typing import Protocol
 import cv2
 import numpy as np
 
+from .colour import centre_colours, weigh_by_colour
 from .locate import BoardFix, BoardNotFound, grid_evidence, locate_board, track
 from .rectify import board_to_image, cell_crops, cell_size_px, rectify, warp_board
 from .stillness import motion_score
@@ -28,6 +29,7 @@ READS = 3  # still frames a square is read in when its reading changes; it keeps
 REFIT_SHARE = 0.1  # share of squares changed at once that has the grid fitted again
 REFIX_QUALITY = 0.7  # a fix found after tracking failed must be this good, relative to the last
 REFIX_PATIENCE = 15  # ... until this many poorer fixes in a row have been refused
+SQUARES = np.arange(225)  # every square, row * 15 + col in the frame's own grid
 
 
 def small_view(frame: np.ndarray, corners: np.ndarray) -> np.ndarray:
@@ -59,7 +61,7 @@ class Prediction(Protocol):
 
 
 class Classifier(Protocol):
-    def predict(self, cells: np.ndarray) -> Prediction: ...
+    def predict(self, cells: np.ndarray, still: np.ndarray | None = None) -> Prediction: ...
 
 
 @dataclass(frozen=True)
@@ -108,6 +110,7 @@ class BoardReader:
         self._label = np.full(225, -1)  # each square's top class as last read
         self._refused = 0  # poorer fixes refused in a row since tracking failed
         self._probs = np.zeros((225, 28), np.float32)  # each square as last classified
+        self._colour = np.zeros((225, 3), np.float32)  # each square's colour, read likewise
 
     def _corners(self, frame: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
         """The corners to read the frame at, and the frame's small view at them when it was
@@ -207,7 +210,8 @@ class BoardReader:
             # again on the next frame, so what stands is always read from a settled view.
             self._provisional = changed & moving
         mirrored, k = self._orientation()
-        probs = self._probs.reshape(15, 15, -1)
+        # (a new array: the reader updates its own in place on the next frame)
+        probs = weigh_by_colour(self._probs, self._colour, SQUARES).reshape(15, 15, -1)
         order = np.asarray(corners, np.float32)
         if mirrored:
             # The mirrored feed's cells, read in the unmirrored frame: columns run the other way
@@ -218,8 +222,7 @@ class BoardReader:
         order = np.roll(order, k, axis=0)
         view_vote = int(np.argmax(self.votes))
         return Reading(
-            # a copy: the reader updates its own array in place on the next frame
-            grid.reshape(225, -1).copy(), motion, order, 90 * k, mirrored, view_vote
+            grid.reshape(225, -1), motion, order, 90 * k, mirrored, view_vote
         )
 
     def _classify(
@@ -236,9 +239,11 @@ class BoardReader:
         board = rectify(frame, corners, self.cell_px)
         todo = changed | confirm
         which = np.flatnonzero(todo)
-        pred = self.classifier.predict(cell_crops(board, size=self.crop, which=which))
+        crops = cell_crops(board, size=self.crop, which=which)
+        pred = self.classifier.predict(crops, still=settled[which])
         n = np.where(changed[which], 0, self._reads[which])[:, None]
         self._probs[which] = (n * self._probs[which] + pred.probabilities) / (n + 1)
+        self._colour[which] = (n * self._colour[which] + centre_colours(crops)) / (n + 1)
         label = pred.probabilities.argmax(axis=1)
         again = changed[which] & (label == self._label[which])
         self._reads[which] = np.where(again, READS, n[:, 0] + 1)
