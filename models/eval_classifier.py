@@ -4,8 +4,10 @@
    of the training styles; per-class accuracy, confusions, orientation, calibration.
 2. Enrolment: whole-board photos (vision.render.scene) of held-out tile families, each look
    with one photo of the set laid out for enrolment and further photos of random positions,
-   read through rectify/cell_crops with and without the enrolment's prototypes. Squares the
-   feed's overlay hides are left out (counted apart).
+   read through rectify/cell_crops with and without the enrolment's prototypes, and with the
+   frame's colour check of blanks against empty squares (vision.colour) as the reader applies
+   it; the network alone is counted too. Squares the feed's overlay hides are left out
+   (counted apart).
 
     .venv/bin/python models/eval_classifier.py --json /tmp/tiles-eval.json
 
@@ -33,6 +35,7 @@ from tile_splits import DEFAULT_CACHE, HELD_OUT_TILES, TEST_SEEDS, load_split, r
 
 from tilecast.config import load_tileset
 from tilecast.vision.classify import CLASSES, TileClassifier
+from tilecast.vision.colour import centre_colours, weigh_by_colour
 from tilecast.vision.enroll import enroll_board, enrolment_layout
 from tilecast.vision.rectify import cell_size_px
 from tilecast.vision.render.scene import Scene
@@ -97,6 +100,7 @@ def enrolment_figures(clf: TileClassifier, families: tuple[str, ...], looks: int
         frame, corners = board_photo(look, scene, layout_board(enrolment_layout(tileset)))
         check = enroll_board(clf, cells_of(frame, corners), tileset)
         wrong = dict.fromkeys([0.0, *WEIGHTS], 0)
+        network_only = 0  # without enrolment and without the colour check
         confusions: Counter[str] = Counter()  # without enrolment
         total = hidden = 0
         for _ in range(boards):
@@ -106,9 +110,13 @@ def enrolment_figures(clf: TileClassifier, families: tuple[str, ...], looks: int
             cells = [c for c, s in zip(cells_of(frame, corners), seen, strict=True) if s]
             truth = np.array([CLASSES.index(c) for c in layout.ravel()])[seen]
             hidden += int((~seen).sum())
+            colours, squares = centre_colours(cells), np.flatnonzero(seen)
             for w in wrong:
                 protos = replace(check.prototypes, weight=w) if w else None
-                guess = clf.with_prototypes(protos).probabilities(cells).argmax(1)
+                probs = clf.with_prototypes(protos).probabilities(cells)
+                if not w:
+                    network_only += int((probs.argmax(1) != truth).sum())
+                guess = weigh_by_colour(probs, colours, squares).argmax(1)
                 wrong[w] += int((guess != truth).sum())
                 if not w:
                     confusions.update(f"{CLASSES[a]}->{CLASSES[b]}"
@@ -119,12 +127,14 @@ def enrolment_figures(clf: TileClassifier, families: tuple[str, ...], looks: int
                      "cell_px": round(cell_size_px(corners), 1),
                      "enrolment_problems": check.problems, "cells": total,
                      "hidden_by_overlay": hidden,
-                     "wrong_by_weight": wrong, "confusions": dict(confusions)})
+                     "wrong_by_weight": wrong, "network_only": network_only,
+                     "confusions": dict(confusions)})
         print(rows[-1], flush=True)
     cells = sum(r["cells"] for r in rows)
     confusions = sum((Counter(r["confusions"]) for r in rows), Counter())
     return {"looks": rows, "confusions": confusions.most_common(), "error_by_weight": {
-        w: sum(r["wrong_by_weight"][w] for r in rows) / cells for w in [0.0, *WEIGHTS]}}
+        w: sum(r["wrong_by_weight"][w] for r in rows) / cells for w in [0.0, *WEIGHTS]},
+        "network_only_error": sum(r["network_only"] for r in rows) / cells}
 
 
 def main() -> None:
@@ -152,7 +162,8 @@ def main() -> None:
     report["enrolment"] = enrolment_figures(clf, HELD_OUT_TILES, args.looks, args.boards,
                                              args.seed)
     print("enrolment, held-out tile families, error by prototype weight (0: none):",
-          {w: f"{100 * e:.2f}%" for w, e in report["enrolment"]["error_by_weight"].items()})
+          {w: f"{100 * e:.2f}%" for w, e in report["enrolment"]["error_by_weight"].items()},
+          f"network alone (no colour check) {100 * report['enrolment']['network_only_error']:.2f}%")
     print("whole-board confusions without enrolment:", report["enrolment"]["confusions"])
     if args.json:
         args.json.write_text(json.dumps(report, indent=1))

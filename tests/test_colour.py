@@ -1,0 +1,96 @@
+"""The colour check that settles unsure blank-or-empty readings (vision/colour.py)."""
+
+import cv2
+import numpy as np
+
+from tilecast.vision.colour import BLANK, EMPTY, PREMIUM_TYPE, centre_colours, weigh_by_colour
+
+TILE = (200, 230, 240)  # BGR: a cream tile face
+SQUARE = (90, 140, 60)  # a green plain square
+
+
+def lab(bgr):
+    return cv2.cvtColor(np.uint8([[bgr]]), cv2.COLOR_BGR2Lab)[0, 0].astype(np.float32)
+
+
+def test_centre_colour_is_the_middle_of_the_crop_not_its_margin():
+    cell = np.full((64, 64, 3), SQUARE, np.uint8)
+    cell[16:48, 16:48] = TILE  # the margin (a neighbour, the grid) is another colour
+    grey = np.full((40, 40), 128, np.uint8)
+    colours = centre_colours([cell, grey])
+    assert np.allclose(colours[0], lab(TILE), atol=1)
+    assert np.allclose(colours[1], lab((128, 128, 128)), atol=1)
+
+
+def frame(unsure_reading, unsure_colour, unsure_square=None, tile=TILE, square=SQUARE):
+    """Ten sure letters, ten sure empty plain squares and one unsure cell (on a plain square
+    unless told); colours BGR, or CIELAB arrays."""
+    def as_lab(c):
+        return c if isinstance(c, np.ndarray) else lab(c)
+
+    probs = np.full((21, 28), 1e-4, np.float32)
+    probs[:10, 0] = 1  # A, surely
+    probs[10:20, EMPTY] = 1
+    probs[20, BLANK], probs[20, EMPTY] = unsure_reading
+    colours = np.array([as_lab(tile)] * 10 + [as_lab(square)] * 10 + [as_lab(unsure_colour)])
+    plain = np.flatnonzero(PREMIUM_TYPE == "")
+    squares = np.concatenate([plain[:20], [plain[20] if unsure_square is None else unsure_square]])
+    return probs / probs.sum(1, keepdims=True), colours, squares
+
+
+def test_an_unsure_square_in_the_tiles_colour_is_a_blank():
+    probs, colours, squares = frame((0.3, 0.7), TILE)
+    out = weigh_by_colour(probs, colours, squares)
+    assert out[20].argmax() == BLANK and out[20, EMPTY] < 0.01
+    assert np.isclose(out[20].sum(), 1) and np.array_equal(out[:20], probs[:20])
+    assert probs[20].argmax() == EMPTY  # the input is left as it was
+
+
+def test_an_unsure_blank_in_the_squares_colour_is_an_empty_square():
+    probs, colours, squares = frame((0.8, 0.2), SQUARE)
+    assert weigh_by_colour(probs, colours, squares)[20].argmax() == EMPTY
+
+
+def test_sure_readings_and_colours_between_the_two_are_left_alone():
+    probs, colours, squares = frame((0.005, 0.995), TILE)
+    assert np.array_equal(weigh_by_colour(probs, colours, squares), probs)
+    between = (np.float32(TILE) + np.float32(SQUARE)) / 2
+    probs, colours, squares = frame((0.3, 0.7), tuple(int(v) for v in between))
+    assert np.array_equal(weigh_by_colour(probs, colours, squares), probs)
+
+
+def test_glare_on_a_square_does_not_make_it_a_tile():
+    # blue tiles on a board whose squares are a darker blue: glare lifts a square's lightness
+    # to the tiles' but leaves its hue
+    tile, square = np.float32([150, 128, 140]), np.float32([60, 120, 128])
+    glared = np.float32([150, 120, 128])
+    probs, colours, squares = frame((0.3, 0.7), glared, tile=tile, square=square)
+    assert np.array_equal(weigh_by_colour(probs, colours, squares), probs)
+    probs, colours, squares = frame((0.3, 0.7), tile.copy(), tile=tile, square=square)
+    assert weigh_by_colour(probs, colours, squares)[20].argmax() == BLANK
+
+
+def test_tiles_and_squares_of_like_colour_tell_nothing():
+    tile, square = np.float32([180, 128, 128]), np.float32([150, 128, 128])  # greys
+    probs, colours, squares = frame((0.3, 0.7), tile.copy(), tile=tile, square=square)
+    assert np.array_equal(weigh_by_colour(probs, colours, squares), probs)
+
+
+def test_square_colours_come_from_squares_of_the_same_premium_type():
+    # a double-letter square has its own colour; plain squares say nothing about it
+    dl = int(np.flatnonzero(PREMIUM_TYPE == "DL")[0])
+    probs, colours, squares = frame((0.3, 0.7), TILE, unsure_square=dl)
+    assert np.array_equal(weigh_by_colour(probs, colours, squares), probs)
+
+
+def test_without_sure_tiles_nothing_changes():
+    probs, colours, squares = frame((0.3, 0.7), TILE)
+    probs[:10] = probs[10]  # an empty board: no tile colour to compare with
+    assert np.array_equal(weigh_by_colour(probs, colours, squares), probs)
+
+
+def test_the_premium_layout_looks_the_same_turned_or_mirrored():
+    # the reader weighs squares in the camera's own grid, before it turns the board upright
+    grid = PREMIUM_TYPE.reshape(15, 15)
+    assert all(np.array_equal(grid, np.rot90(grid, k)) for k in range(4))
+    assert np.array_equal(grid, grid.T) and np.array_equal(grid, grid[:, ::-1])

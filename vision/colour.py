@@ -1,0 +1,88 @@
+"""Tell a blank from an empty square by colour, which the classifier does not see.
+
+The tile network reads grey crops normalised for contrast (classify.preprocess), so a plain
+blank and a plain square can look alike to it. Their colours differ on most boards: a blank's
+face has the colour of the set's other tiles, a square the colour of the board's other squares
+of its premium type. A cell the network reads as a blank or an empty square, not surely, is
+weighed by which of the two it is much nearer in colour within the same frame (measured in
+models/MODEL_CARD.md).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import cv2
+import numpy as np
+
+from tilecast.engine.board import premium_name
+
+BLANK, EMPTY = 26, 27  # classify.CLASSES indices
+UNSURE = 0.99  # a blank or empty reading less sure than this is weighed by colour
+RATIO = 4.0  # how much nearer in colour to one side than the other decides it
+LIGHTNESS = 0.25  # weight of CIELAB lightness against chroma: glare and shade change lightness
+SEPARATION = 10.0  # tile and square colours nearer than this tell nothing
+SURE = 0.95  # readings this sure give the frame's tile and square colours
+MIN_REFERENCES = 3  # squares needed for a reference colour
+KEEP = 0.01  # the share of the losing reading's probability that stays with it
+
+# The premium type of each square (the layout looks the same under any turn or mirroring of
+# the board, so a reader's square index needs no orientation).
+PREMIUM_TYPE = np.array([premium_name(i // 15, i % 15) for i in range(225)])
+
+
+def centre_colours(cells: Sequence[np.ndarray] | np.ndarray) -> np.ndarray:
+    """[n, 3] median CIELAB colour of each BGR cell crop's middle (the central 40% of the crop,
+    about 60% of the square when the crop has rectify.cell_crops's 25% margin)."""
+    out = np.zeros((len(cells), 3), np.float32)
+    for i, cell in enumerate(cells):
+        h, w = cell.shape[:2]
+        middle = np.ascontiguousarray(cell[int(0.3 * h):int(0.7 * h), int(0.3 * w):int(0.7 * w)])
+        if middle.ndim == 2:
+            middle = cv2.cvtColor(middle, cv2.COLOR_GRAY2BGR)
+        lab = cv2.cvtColor(middle, cv2.COLOR_BGR2Lab).reshape(-1, 3)
+        out[i] = np.median(lab, axis=0)
+    return out
+
+
+def weigh_by_colour(probs: np.ndarray, colours: np.ndarray, squares: np.ndarray) -> np.ndarray:
+    """`probs` [n, 28] with unsure blank-or-empty readings settled by colour, as a new array.
+
+    `colours` [n, 3] from centre_colours and `squares` [n] the board squares (row * 15 + col)
+    of one frame. The tile colour is the median of the surely read letters, the square colour
+    the median of the surely empty squares of the same premium type; a cell RATIO times nearer
+    to one of them moves all but KEEP of the other reading's probability to it. Lightness
+    counts for little: glare brightens a square towards a pale tile's colour. Without enough
+    sure references (an empty board, a hand over most of it), or where tile and square colours
+    are alike, nothing changes.
+    """
+    out = probs.copy()
+    best = probs.argmax(1)
+    unsure = np.flatnonzero(((best == BLANK) | (best == EMPTY)) & (probs.max(1) < UNSURE))
+    tiles = (best < BLANK) & (probs.max(1) > SURE)
+    if len(unsure) == 0 or tiles.sum() < MIN_REFERENCES:
+        return out
+    colours = colours * np.float32([LIGHTNESS, 1, 1])
+    tile = np.median(colours[tiles], axis=0)
+    empty = probs[:, EMPTY] > SURE
+    types = PREMIUM_TYPE[squares]
+    square = {}  # premium type -> the colour of its surely empty squares
+    for kind in set(types[unsure]):
+        same = empty & (types == kind)
+        if same.sum() >= MIN_REFERENCES:
+            square[kind] = np.median(colours[same], axis=0)
+    for i in unsure:
+        if types[i] not in square or np.linalg.norm(tile - square[types[i]]) < SEPARATION:
+            continue
+        to_tile = np.linalg.norm(colours[i] - tile)
+        to_square = np.linalg.norm(colours[i] - square[types[i]])
+        if to_tile * RATIO < to_square:
+            gain, lose = BLANK, EMPTY
+        elif to_square * RATIO < to_tile:
+            gain, lose = EMPTY, BLANK
+        else:
+            continue
+        moved = out[i, lose] * (1 - KEEP)
+        out[i, lose] -= moved
+        out[i, gain] += moved
+    return out
