@@ -45,13 +45,15 @@ def centre_colours(cells: Sequence[np.ndarray] | np.ndarray) -> np.ndarray:
     return out
 
 
-def weigh_by_colour(probs: np.ndarray, colours: np.ndarray, squares: np.ndarray) -> np.ndarray:
+def weigh_by_colour(probs: np.ndarray, colours: np.ndarray,
+                    squares: np.ndarray | None = None) -> np.ndarray:
     """`probs` [n, 28] with unsure blank-or-empty readings settled by colour, as a new array.
 
     `colours` [n, 3] from centre_colours and `squares` [n] the board squares (row * 15 + col)
-    of one frame. The tile colour is the median of the surely read letters, the square colour
-    the median of the surely empty squares of the same premium type; a cell RATIO times nearer
-    to one of them moves all but KEEP of the other reading's probability to it. Lightness
+    of one frame (default: all 225 in order). The tile colour is the median of the surely read
+    letters, the square colour the median of the surely empty squares of the same premium
+    type; a cell RATIO times nearer to one of them moves all but KEEP of the other reading's
+    probability to it. Lightness
     counts for little: glare brightens a square towards a pale tile's colour. Without enough
     sure references (an empty board, a hand over most of it), or where tile and square colours
     are alike, nothing changes.
@@ -65,7 +67,7 @@ def weigh_by_colour(probs: np.ndarray, colours: np.ndarray, squares: np.ndarray)
     colours = colours * np.float32([LIGHTNESS, 1, 1])
     tile = np.median(colours[tiles], axis=0)
     empty = probs[:, EMPTY] > SURE
-    types = PREMIUM_TYPE[squares]
+    types = PREMIUM_TYPE if squares is None else PREMIUM_TYPE[squares]
     square = {}  # premium type -> the colour of its surely empty squares
     for kind in set(types[unsure]):
         same = empty & (types == kind)

@@ -20,6 +20,7 @@ from tilecast.engine.board import SIZE, square_name
 from tilecast.engine.tiles import BLANK, TileSet
 
 from .classify import CLASSES, Prototypes, TileClassifier
+from .colour import centre_colours, weigh_by_colour
 
 GRID_ORIGINS = ((0, 0), (0, 10), (10, 0), (10, 10))  # (row, col) of each grid's first square
 GRID = 5
@@ -97,16 +98,17 @@ def enroll_board(clf: TileClassifier, cells: Sequence[np.ndarray], tileset: Tile
     extra, or an empty square taken for a blank: either way the label is in doubt)."""
     expected = enrolment_layout(tileset)
     pred = clf.with_prototypes(None).predict(cells)
-    logp = np.log(np.clip(pred.probabilities, 1e-9, 1.0))
+    probabilities = weigh_by_colour(pred.probabilities, centre_colours(cells))
+    logp = np.log(np.clip(probabilities, 1e-9, 1.0))
     target = np.array([CLASSES.index(c) for c in expected.ravel()])
     order = max(board_orders(), key=lambda o: logp[o, target].sum())
-    read = np.array([CLASSES[i] for i in pred.probabilities[order].argmax(1)]).reshape(SIZE, SIZE)
+    read = np.array([CLASSES[i] for i in probabilities[order].argmax(1)]).reshape(SIZE, SIZE)
     sure = ((read == ".") == (expected == ".")).ravel()
     prototypes = Prototypes.from_embeddings(pred.embeddings[order][sure], expected.ravel()[sure])
     # A square is a problem only when the camera all but rules out what the layout puts
     # there: a doubtful reading (an edge letter on a steep view, a plain blank) is the
     # layout's, so a complete set is not reported incomplete for the reader's doubts.
-    plausible = (pred.probabilities[order][np.arange(SIZE * SIZE), target] >= DOUBT).reshape(
+    plausible = (probabilities[order][np.arange(SIZE * SIZE), target] >= DOUBT).reshape(
         SIZE, SIZE
     )
     judged = np.where(plausible, expected, read)

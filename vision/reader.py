@@ -29,7 +29,6 @@ READS = 3  # still frames a square is read in when its reading changes; it keeps
 REFIT_SHARE = 0.1  # share of squares changed at once that has the grid fitted again
 REFIX_QUALITY = 0.7  # a fix found after tracking failed must be this good, relative to the last
 REFIX_PATIENCE = 15  # ... until this many poorer fixes in a row have been refused
-SQUARES = np.arange(225)  # every square, row * 15 + col in the frame's own grid
 
 
 def small_view(frame: np.ndarray, corners: np.ndarray) -> np.ndarray:
@@ -211,7 +210,7 @@ class BoardReader:
             self._provisional = changed & moving
         mirrored, k = self._orientation()
         # (a new array: the reader updates its own in place on the next frame)
-        probs = weigh_by_colour(self._probs, self._colour, SQUARES).reshape(15, 15, -1)
+        probs = weigh_by_colour(self._probs, self._colour).reshape(15, 15, -1)
         order = np.asarray(corners, np.float32)
         if mirrored:
             # The mirrored feed's cells, read in the unmirrored frame: columns run the other way
