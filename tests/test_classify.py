@@ -100,7 +100,8 @@ class FakeSession:
 
 class TurnSensitiveSession:
     """A fake network that reads a bright top-left quarter as a doubtful A and every other
-    look as a fairly sure B, and a flat crop as a sure empty square."""
+    look as a fairly sure B, and a flat crop as a sure empty square; its embedding says which
+    of the three it saw."""
 
     def __init__(self):
         self.seen = []
@@ -109,30 +110,44 @@ class TurnSensitiveSession:
         x = feed["cells"]
         self.seen.append(x)
         logits = np.zeros((len(x), 28), np.float32)
+        embeddings = np.zeros((len(x), 4), np.float32)
         for i, crop in enumerate(x[:, 0]):
             if crop.std() == 0:
                 logits[i, CLASSES.index(".")] = 20
+                embeddings[i, 2] = 1
             elif crop[:24, :24].mean() > crop.mean():
                 logits[i, CLASSES.index("A")] = 2
+                embeddings[i, 0] = 1
             else:
                 logits[i, CLASSES.index("B")] = 3
-        return [logits, np.zeros((len(x), 8), np.float32), np.eye(len(x), 4, dtype=np.float32)]
+                embeddings[i, 1] = 1
+        return [logits, np.zeros((len(x), 8), np.float32), embeddings]
 
 
 def test_doubtful_cells_are_read_again_in_their_other_turns():
     marked = np.zeros((48, 48), np.uint8)
     marked[:20, :20] = 255
     session = TurnSensitiveSession()
-    pred = TileClassifier(session).predict([marked, np.zeros((48, 48), np.uint8)])
+    pred = TileClassifier(session).predict([np.zeros((48, 48), np.uint8), marked])
     assert len(session.seen) == 2 and session.seen[1].shape == (3, 1, INPUT_SIZE, INPUT_SIZE)
     # first look A (2 against 0), three turned looks B (3): the mean, 0.5 against 2.25, is B
-    assert [r.label for r in pred.readings()] == ["B", "."]
+    assert [r.label for r in pred.readings()] == [".", "B"]
     expected = np.exp(2.25) / (np.exp(2.25) + np.exp(0.5) + 26)
-    assert pred.probabilities[0].max() == pytest.approx(expected, rel=1e-5)
-    assert pred.probabilities[1].max() > 0.99  # sure, so read once
+    assert pred.probabilities[1].max() == pytest.approx(expected, rel=1e-5)
+    assert pred.probabilities[0].max() > 0.99  # sure, so read once
     moving = TurnSensitiveSession()
     pred = TileClassifier(moving).predict([marked], still=np.array([False]))
     assert len(moving.seen) == 1 and pred.readings()[0].label == "A"  # no second look
+
+
+def test_a_venues_prototypes_weigh_in_on_every_turn_of_the_second_look():
+    marked = np.zeros((48, 48), np.uint8)
+    marked[:20, :20] = 255
+    # the venue's C looks like what the fake network sees in the turned crops
+    protos = Prototypes.from_embeddings(np.tile([[0, 1, 0, 0]], (3, 1)), ["C"] * 3, weight=0.5)
+    pred = TileClassifier(TurnSensitiveSession(), scale=10.0, prototypes=protos).predict([marked])
+    # turned looks: C pulled to 0.5 * 10 = 5 against B 3; first look A 2, C 0. Mean: C 3.75
+    assert pred.readings()[0].label == "C"
 
 
 def test_injected_session_and_temperature():

@@ -2,6 +2,7 @@
 
 import cv2
 import numpy as np
+import pytest
 
 from tilecast.vision.colour import BLANK, EMPTY, PREMIUM_TYPE, centre_colours, weigh_by_colour
 
@@ -94,3 +95,19 @@ def test_the_premium_layout_looks_the_same_turned_or_mirrored():
     grid = PREMIUM_TYPE.reshape(15, 15)
     assert all(np.array_equal(grid, np.rot90(grid, k)) for k in range(4))
     assert np.array_equal(grid, grid.T) and np.array_equal(grid, grid[:, ::-1])
+
+
+def test_a_tile_coloured_cell_keeps_the_letter_it_was_fairly_read_as():
+    probs, colours, squares = frame((0.01, 0.55), TILE)
+    probs[20, 4] = 0.44  # E, the best tile reading
+    probs[20] /= probs[20].sum()
+    out = weigh_by_colour(probs, colours, squares)
+    assert out[20].argmax() == 4 and out[20, 4] > 0.9 and out[20, EMPTY] < 0.01
+
+
+def test_bad_input_is_named():
+    probs, colours, squares = frame((0.3, 0.7), TILE)
+    with pytest.raises(ValueError, match="squares"):
+        weigh_by_colour(probs, colours)  # 21 cells, not the whole board
+    with pytest.raises(ValueError, match="float32"):
+        centre_colours([np.zeros((64, 64, 3), np.float32)])

@@ -36,6 +36,8 @@ def centre_colours(cells: Sequence[np.ndarray] | np.ndarray) -> np.ndarray:
     about 60% of the square when the crop has rectify.cell_crops's 25% margin)."""
     out = np.zeros((len(cells), 3), np.float32)
     for i, cell in enumerate(cells):
+        if cell.dtype != np.uint8:
+            raise ValueError(f"cell {i} is {cell.dtype}: colours are read from uint8 crops")
         h, w = cell.shape[:2]
         middle = np.ascontiguousarray(cell[int(0.3 * h):int(0.7 * h), int(0.3 * w):int(0.7 * w)])
         if middle.ndim == 2:
@@ -52,12 +54,16 @@ def weigh_by_colour(probs: np.ndarray, colours: np.ndarray,
     `colours` [n, 3] from centre_colours and `squares` [n] the board squares (row * 15 + col)
     of one frame (default: all 225 in order). The tile colour is the median of the surely read
     letters, the square colour the median of the surely empty squares of the same premium
-    type; a cell RATIO times nearer to one of them moves all but KEEP of the other reading's
-    probability to it. Lightness
+    type. A cell RATIO times nearer to the tiles' colour gives all but KEEP of its empty
+    reading's probability to its tile readings (in their proportions: a letter read fairly well
+    stays that letter); one RATIO times nearer to the squares' gives its blank reading's to
+    the empty square. Lightness
     counts for little: glare brightens a square towards a pale tile's colour. Without enough
     sure references (an empty board, a hand over most of it), or where tile and square colours
     are alike, nothing changes.
     """
+    if squares is None and len(probs) != len(PREMIUM_TYPE):
+        raise ValueError(f"{len(probs)} cells without their squares: give `squares`")
     out = probs.copy()
     best = probs.argmax(1)
     unsure = np.flatnonzero(((best == BLANK) | (best == EMPTY)) & (probs.max(1) < UNSURE))
@@ -78,13 +84,12 @@ def weigh_by_colour(probs: np.ndarray, colours: np.ndarray,
             continue
         to_tile = np.linalg.norm(colours[i] - tile)
         to_square = np.linalg.norm(colours[i] - square[types[i]])
-        if to_tile * RATIO < to_square:
-            gain, lose = BLANK, EMPTY
+        if to_tile * RATIO < to_square:  # a tile: which one, the tile readings say
+            moved = out[i, EMPTY] * (1 - KEEP)
+            out[i, EMPTY] -= moved
+            out[i, :EMPTY] += moved * out[i, :EMPTY] / out[i, :EMPTY].sum()
         elif to_square * RATIO < to_tile:
-            gain, lose = EMPTY, BLANK
-        else:
-            continue
-        moved = out[i, lose] * (1 - KEEP)
-        out[i, lose] -= moved
-        out[i, gain] += moved
+            moved = out[i, BLANK] * (1 - KEEP)
+            out[i, BLANK] -= moved
+            out[i, EMPTY] += moved
     return out
