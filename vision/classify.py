@@ -164,7 +164,8 @@ class TileClassifier:
 
     def predict(self, cells: Sequence[np.ndarray],
                 still: np.ndarray | None = None) -> Prediction:
-        """All outputs for a batch of cells in one network call (use it once per frame).
+        """All outputs for a batch of cells (use it once per frame): one network call, and one
+        more for the doubtful cells.
 
         A cell read less surely than DOUBT is read once more in its other three quarter turns
         (one more call for all of them), and its class logits are the mean of the four. The

@@ -1,6 +1,7 @@
 """One frame in, the board's per-square probabilities out: localise (or track), undo a
-mirrored feed, rectify, cut the cells, classify those that changed in one batch, and turn the
-grid so row 1 is at the top with the letters upright.
+mirrored feed, rectify, cut the cells, classify those that changed in one batch, settle unsure
+blank-or-empty readings by colour (vision/colour.py), and turn the grid so row 1 is at the top
+with the letters upright.
 
 Mirroring and the turntable orientation are decided from the tiles themselves: the classifier
 tells, for every tile, which of the eight ways (four turns, mirrored or not) its letter reads,
