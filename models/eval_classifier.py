@@ -114,11 +114,10 @@ def enrolment_figures(clf: TileClassifier, families: tuple[str, ...], looks: int
             for w in wrong:
                 protos = replace(check.prototypes, weight=w) if w else None
                 probs = clf.with_prototypes(protos).probabilities(cells)
-                if not w:
-                    network_only += int((probs.argmax(1) != truth).sum())
                 guess = weigh_by_colour(probs, colours, squares).argmax(1)
                 wrong[w] += int((guess != truth).sum())
                 if not w:
+                    network_only += int((probs.argmax(1) != truth).sum())
                     confusions.update(f"{CLASSES[a]}->{CLASSES[b]}"
                                       for a, b in zip(truth, guess, strict=True) if a != b)
             total += len(truth)

@@ -17,7 +17,9 @@ import numpy as np
 
 from tilecast.engine.board import premium_name
 
-BLANK, EMPTY = 26, 27  # classify.CLASSES indices
+from .classify import CLASSES
+
+BLANK, EMPTY = CLASSES.index("?"), CLASSES.index(".")
 UNSURE = 0.99  # a blank or empty reading less sure than this is weighed by colour
 RATIO = 4.0  # how much nearer in colour to one side than the other decides it
 LIGHTNESS = 0.25  # weight of CIELAB lightness against chroma: glare and shade change lightness
@@ -57,17 +59,16 @@ def weigh_by_colour(probs: np.ndarray, colours: np.ndarray,
     type. A cell RATIO times nearer to the tiles' colour gives all but KEEP of its empty
     reading's probability to its tile readings (in their proportions: a letter read fairly well
     stays that letter); one RATIO times nearer to the squares' gives its blank reading's to
-    the empty square. Lightness
-    counts for little: glare brightens a square towards a pale tile's colour. Without enough
-    sure references (an empty board, a hand over most of it), or where tile and square colours
-    are alike, nothing changes.
+    the empty square. Lightness counts for little: glare brightens a square towards a pale
+    tile's colour. Without enough sure references (an empty board, a hand over most of it), or
+    where tile and square colours are alike, nothing changes.
     """
     if squares is None and len(probs) != len(PREMIUM_TYPE):
         raise ValueError(f"{len(probs)} cells without their squares: give `squares`")
     out = probs.copy()
-    best = probs.argmax(1)
-    unsure = np.flatnonzero(((best == BLANK) | (best == EMPTY)) & (probs.max(1) < UNSURE))
-    tiles = (best < BLANK) & (probs.max(1) > SURE)
+    best, top = probs.argmax(1), probs.max(1)
+    unsure = np.flatnonzero(((best == BLANK) | (best == EMPTY)) & (top < UNSURE))
+    tiles = (best < BLANK) & (top > SURE)
     if len(unsure) == 0 or tiles.sum() < MIN_REFERENCES:
         return out
     colours = colours * np.float32([LIGHTNESS, 1, 1])
