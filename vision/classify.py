@@ -151,7 +151,7 @@ class TileClassifier:
 
         path = Path(path) if path is not None else DEFAULT_MODEL
         if not path.is_file():
-            raise FileNotFoundError(f"{path} missing: train it with models/train_classifier.py")
+            raise FileNotFoundError(f"{path} missing: train it with models/train.py")
         options = ort.SessionOptions()
         options.intra_op_num_threads = threads
         options.inter_op_num_threads = 1

@@ -14,7 +14,7 @@ inversion, channel shuffles, contrast and gamma, shifts and scale, and now and t
 loss, blur, noise, JPEG and an occluding patch.
 
     .venv/bin/pip install torch==2.13.0 onnx   # training only; never needed at run time
-    .venv/bin/python models/train_classifier.py --workers 2
+    .venv/bin/python models/train.py --workers 2
     .venv/bin/python models/eval_classifier.py --looks 12 --json /tmp/tiles-eval.json
 
 Rendering the cache (64 crop chunks and 64 board chunks) takes about 6 minutes on two cores;
@@ -239,12 +239,13 @@ def main() -> None:
     ap.add_argument("--batch", type=int, default=192)
     ap.add_argument("--lr", type=float, default=3e-3)
     ap.add_argument("--train-chunks", type=int, default=len(TRAIN_SEEDS))
+    ap.add_argument("--board-chunks", type=int, default=len(BOARD_SEEDS))
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", type=Path, default=OUT)
     args = ap.parse_args()
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
-    paths = render_cache(args.cache, BOARD_SEEDS[:args.train_chunks], args.workers,
+    paths = render_cache(args.cache, BOARD_SEEDS[:args.board_chunks], args.workers,
                          render_board_chunk, "board")
     paths += render_cache(args.cache, TRAIN_SEEDS[:args.train_chunks], args.workers)
     data, val = load_split(paths, keep_held_out=False), load_split(paths, keep_held_out=True)
