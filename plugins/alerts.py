@@ -4,8 +4,9 @@ acknowledged.
 Each alert becomes one JSON line in `<out_dir>/<board>.alerts.jsonl`, written and synced before
 the hook returns; the file is only ever appended to, and alert ids go on increasing across
 sessions that reopen it. Besides the alerts the session raises, a few are read off the hook
-arguments: a game lost on time, and a board that holds more of a letter than the tile set has
-(a sanity check of what the session sent, usually a misread).
+arguments: a game lost on time, a board that holds more of a letter than the tile set has
+(a sanity check of what the session sent, usually a misread), and an out-play's rack bonus that
+such a board puts in doubt.
 
 The TD dashboard reads `ALERTS.open_alerts()` and calls `ALERTS.acknowledge(board, id)`; which
 alerts were acknowledged is kept in memory only.
@@ -84,6 +85,7 @@ class _Board:
     tileset: TileSet | None = None
     over: set[str] = field(default_factory=set)  # letters already reported as too many
     forfeit_reported: bool = False
+    rack_reported: bool = False
 
 
 class AlertLog:
@@ -182,11 +184,31 @@ class AlertLog:
         )
         self.record(session, alert)
 
+    def _rack_in_doubt(self, session: SessionInfo, game: Game) -> None:
+        """The out-play's bonus takes every tile not on the board as the opponent's rack. A
+        board with more of a letter than the set holds (a misread tile recorded as read) hides
+        a tile that is really on the board among those, so the bonus may be too high."""
+        over = letters_over(game.board.faces(), game.tileset)
+        outs = [i for i, t in enumerate(game.turns) if t.kind == "out"]
+        with self._lock:
+            state = self._board(session)
+            if not over or not outs or state.rack_reported:
+                return
+            state.rack_reported = True
+        turn = game.turns[outs[-1]]
+        extra = sum(n - limit for n, limit in over.values())
+        held = ", ".join(f"{n} {face!r} (the set has {limit})" for face, (n, limit) in over.items())
+        message = (f"the out-play bonus counts {turn.tiles} as the rack left, but the board holds "
+                   f"{held}: {extra} of those tiles may be on the board; check the rack")
+        data = {"rack": turn.tiles, "extra": extra,
+                "letters": {face: list(counts) for face, counts in over.items()}}
+        self.record(session, Alert("rack-in-doubt", message, "warning", outs[-1], data=data))
+
     @hookimpl
     def tilecast_session_start(self, session: SessionInfo, game: Game) -> None:
         with self._lock:
             state = self._board(session)
-            state.over, state.forfeit_reported = set(), False
+            state.over, state.forfeit_reported, state.rack_reported = set(), False, False
         self._game_seen(session, game)
 
     @hookimpl
@@ -214,6 +236,7 @@ class AlertLog:
     def tilecast_game_ended(self, session: SessionInfo, game: Game, result: Result) -> None:
         if result.forfeited is not None:
             self._forfeit(session, game, result.forfeited)
+        self._rack_in_doubt(session, game)
 
     @hookimpl
     def tilecast_server_routes(self, app: Any) -> None:

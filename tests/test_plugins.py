@@ -33,8 +33,9 @@ from tilecast.engine.game import (
 )
 from tilecast.engine.gcg import parse_gcg
 from tilecast.engine.replay import replay
+from tilecast.engine.rules import Rules
 from tilecast.engine.selfplay import self_play
-from tilecast.engine.tiles import Tile
+from tilecast.engine.tiles import Tile, TileSet
 from tilecast.events import Alert, SessionInfo
 from tilecast.hookspecs import hookimpl
 from tilecast.lexicons import load_lexicon
@@ -434,6 +435,40 @@ def test_letters_over_counts_faces_against_the_set(english):
     rows[0] = "ZZqqQe........."  # two Z (the set has one), three blanks (it has two), one Q
     faces = Board.from_rows(rows).faces()
     assert alerts.letters_over(faces, english) == {"?": (3, 2), "Z": (2, 1)}
+
+
+# 12 tiles: two racks of six and nothing in the bag, so a game ends in three plays
+TINY = TileSet.from_mapping("tiny", {"A": {"count": 5, "value": 1}, "T": {"count": 4, "value": 1},
+                                     "Q": {"count": 1, "value": 10}, "?": {"count": 2, "value": 0}})
+
+
+def test_an_out_play_after_an_uncounted_play_puts_the_rack_bonus_in_doubt(session):
+    g = new_game(Rules(), TINY)
+    g = play(g, parse_coord("8H"), "TAT")
+    g = play(g, parse_coord("H7"), "a.")
+    # the camera read a fifth T (one of them is really something else): recorded as read
+    g = end_out(play(g, parse_coord("9I"), "TTT", counted=False))
+    assert g.turns[-1].kind == "out" and len(g.turns[-1].tiles) == 6  # the rack holds five
+    log = alerts.AlertLog()
+    pm = plugin_manager(extra=[log], entry_points=False)
+    fire(pm, "tilecast_session_start", session=session, game=g)
+    fire(pm, "tilecast_game_ended", session=session, game=g, result=result(g))
+    fire(pm, "tilecast_game_ended", session=session, game=g, result=result(g))
+    found = [a for a in log.open_alerts() if a["kind"] == "rack-in-doubt"]
+    assert len(found) == 1
+    assert found[0]["turn"] == len(g.turns) - 1 and found[0]["severity"] == "warning"
+    assert found[0]["data"] == {"rack": g.turns[-1].tiles, "extra": 1, "letters": {"T": [5, 4]}}
+
+
+def test_an_out_play_on_a_board_the_set_can_hold_raises_no_rack_alert(session):
+    g = new_game(Rules(), TINY)
+    g = play(play(g, parse_coord("8H"), "TAT"), parse_coord("H7"), "a.")
+    g = end_out(play(g, parse_coord("9I"), "TAA"))
+    log = alerts.AlertLog()
+    pm = plugin_manager(extra=[log], entry_points=False)
+    fire(pm, "tilecast_game_ended", session=session, game=g, result=result(g))
+    assert g.turns[-1].kind == "out"
+    assert [a for a in log.open_alerts() if a["kind"] == "rack-in-doubt"] == []
 
 
 # --- broadcast ----------------------------------------------------------------------------
