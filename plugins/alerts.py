@@ -230,6 +230,9 @@ class AlertLog:
 
     @hookimpl
     def tilecast_alert(self, session: SessionInfo, alert: Alert) -> None:
+        if alert.kind == "too-many-of-letter":  # the session told of these letters itself
+            with self._lock:
+                self._board(session).over.update((alert.data or {}).get("letters", ()))
         self.record(session, alert)
 
     @hookimpl

@@ -460,6 +460,23 @@ def test_an_out_play_after_an_uncounted_play_puts_the_rack_bonus_in_doubt(sessio
     assert found[0]["data"] == {"rack": g.turns[-1].tiles, "extra": 1, "letters": {"T": [5, 4]}}
 
 
+def test_letters_the_session_alerted_as_too_many_are_not_alerted_again(session):
+    g = play(play(new_game(Rules(), TINY), parse_coord("8H"), "TAT"), parse_coord("H7"), "a.")
+    log = alerts.AlertLog()
+    pm = plugin_manager(extra=[log], entry_points=False)
+    fire(pm, "tilecast_session_start", session=session, game=g)
+    told = Alert("too-many-of-letter", "9I TTT: ...", "warning", 2, 1.0, {"letters": ["T"]})
+    fire(pm, "tilecast_alert", session=session, alert=told)
+    g = play(g, parse_coord("9I"), "TTT", counted=False)
+    fire(pm, "tilecast_move_recorded", session=session, game=g, turn=g.turns[-1])
+    assert [a["message"] for a in log.open_alerts()] == ["9I TTT: ..."]
+    three_blanks = g.board.with_tiles([(11, 11, Tile("A", blank=True)),
+                                       (12, 12, Tile("A", blank=True))])  # not told of
+    fire(pm, "tilecast_board_committed", session=session, board=g.board,
+         rows=camera_rows(three_blanks), frame=5, time=2.0)
+    assert [a["data"].get("letter") for a in log.open_alerts()] == [None, "?"]
+
+
 def test_an_out_play_on_a_board_the_set_can_hold_raises_no_rack_alert(session):
     g = new_game(Rules(), TINY)
     g = play(play(g, parse_coord("8H"), "TAT"), parse_coord("H7"), "a.")

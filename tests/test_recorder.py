@@ -835,8 +835,10 @@ def test_a_clear_play_the_set_has_no_more_letters_for_is_recorded_with_a_warning
     camera(rec, probs_of(board))
     board = put(board, "H9", "I")  # a third I: an earlier I must have been misread
     notes = camera(rec, probs_of(board))
-    kinds = [n[1]["alert"].kind for n in notes if n[0] == "alert"]
-    assert kinds == ["too-many-of-letter"] and [n[0] for n in notes][-1] == "move_recorded"
+    told = [n[1]["alert"] for n in notes if n[0] == "alert"]
+    assert [a.kind for a in told] == ["too-many-of-letter"]
+    assert [n[0] for n in notes][-1] == "move_recorded"
+    assert told[0].data == {"letters": ["I"]}  # so the alerts plugin does not tell it again
     assert rec.game.turns[-1].word == ".I" and rec.actions[-1]["uncounted"]
     # ... and it stays recorded when the record is rebuilt (a correction, a restart)
     assert rec.rebuild(rec.actions).turns[-1].word == ".I"

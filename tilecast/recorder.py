@@ -342,6 +342,7 @@ class Recorder:
                        f"{what}, but the set has no more; recorded as read (an "
                        "earlier play is probably misread)")
                 note.append(_alert("too-many-of-letter", why, "warning", len(game.turns), time))
+                note[-1]["data"] = {"letters": list(over)}
         if reading is None or note is None:
             why = self._infer(probs, change.added).reason
             return alerts + self._disturbed(
