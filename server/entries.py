@@ -63,7 +63,9 @@ REASON = _text(r"[^\x00-\x1f]{0,200}", "at most 200 characters on one line")
 
 # type -> (required fields, optional fields); the same fields the recorder reads.
 ENTRIES: dict[str, tuple[dict[str, Check], dict[str, Check]]] = {
-    "play": ({"coord": COORD, "word": WORD}, {}),
+    # uncounted: record it though the board would hold more of a letter than the set has (an
+    # earlier play is misread and not yet corrected), as the camera's clear readings are
+    "play": ({"coord": COORD, "word": WORD}, {"uncounted": _boolean}),
     "pass": ({}, {}),
     "exchange": ({}, {"tiles": TILES, "count": _integer(1, 7)}),
     "challenge": ({"valid": _boolean}, {"words": _integer(1, 15)}),

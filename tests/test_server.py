@@ -181,6 +181,8 @@ def test_the_td_token_also_opens_operator_routes(app, client):
         (b'{"type": "correct", "op": "insert", "index": 0, "action": {"type": "board"}}',
          "action type must be one of"),
         (b'{"type": "end", "racks": ["AB", "toolongrack"]}', "racks[1] must be"),
+        (b'{"type": "play", "coord": "8G", "word": "ZA", "uncounted": 1}',
+         "uncounted must be true or false"),
     ],
 )
 def test_malformed_entries_are_400_with_a_message_and_not_journaled(app, client, body, message):
@@ -206,6 +208,14 @@ def test_entries_the_recorder_refuses_are_400_and_not_journaled(app, client):
         assert resp.status_code == 400, entry
         assert resp.json["error"].startswith("not recorded: "), resp.json
     assert journal(app) == before
+
+
+def test_a_play_past_the_sets_letter_counts_is_recorded_only_when_marked_uncounted(app, client):
+    two_z = {"type": "play", "coord": "8G", "word": "ZZ"}  # the set has one Z
+    resp = post(client, two_z)
+    assert resp.status_code == 400 and "not recorded: " in resp.json["error"]
+    assert post(client, {**two_z, "uncounted": True}).status_code == 201
+    assert journal(app)[-1] == {"seq": 0, **two_z, "uncounted": True, "source": "operator"}
 
 
 def test_a_body_that_is_not_json_is_415(app, client):
