@@ -282,6 +282,17 @@ def test_annotation_record_of_withdrawals_exchanges_and_a_time_forfeit_checks_cl
     assert replay(record, wespa, english).discrepancies == ()
 
 
+def test_annotation_notes_a_play_recorded_past_the_sets_letter_counts(session):
+    g = play(new_game(Rules(), TINY), parse_coord("8H"), "TAT")
+    g = withdraw(play(g, parse_coord("9H"), "TT"))  # a phony taken back: its Ts leave
+    g = play(g, parse_coord("9I"), "TT")  # four T on the board: all the set has
+    assert annotation.count_notes(g) == [""] * 4
+    g = play(g, parse_coord("10J"), "T", counted=False)  # a fifth, read clearly
+    events = parse_gcg(annotation.record_text(session, g).encode()).events
+    assert [bool(e.note) for e in events] == [False] * 4 + [True]
+    assert "the board now holds 5 T, more than the tiny set has" in events[-1].note
+
+
 def test_annotation_keeps_the_old_record_when_a_write_fails(session, wespa, english, monkeypatch):
     g = opening(wespa, english)
     path = annotation.write_record(session, g)
