@@ -20,6 +20,7 @@ from tile_splits import HELD_OUT_BOARDS, HELD_OUT_TILES
 from tilecast.config import load_tileset
 from tilecast.engine.board import SIZE, Board
 from tilecast.engine.tiles import Tile
+from tilecast.vision.reader import CELL_PX, CROP
 from tilecast.vision.rectify import cell_crops, cell_size_px, rectify, warp_board
 from tilecast.vision.render.scene import CORNERS, Scene, draw_scene_look
 from tilecast.vision.render.styles import TILE_FAMILIES, draw_tile_style
@@ -43,8 +44,15 @@ def board_photo(look, scene: Scene, board: Board) -> tuple[np.ndarray, np.ndarra
 
 
 def cells_of(frame: np.ndarray, corners: np.ndarray) -> list[np.ndarray]:
+    """Crops cut at about the frame's own resolution, as `tilecast enroll` cuts its photo: the
+    training crops and the evaluation's enrolment photos."""
     cell_px = int(np.clip(round(cell_size_px(corners)), 24, 64))
     return list(cell_crops(rectify(frame, corners, cell_px), margin=0.25, size=64))
+
+
+def read_cells(frame: np.ndarray, corners: np.ndarray) -> list[np.ndarray]:
+    """The crops the video reader classifies (vision.reader.BoardReader's cut)."""
+    return list(cell_crops(rectify(frame, corners, CELL_PX), margin=0.25, size=CROP))
 
 
 def hidden_cells(scene: Scene, corners: np.ndarray) -> np.ndarray:

@@ -3,11 +3,11 @@
 1. Cell crops of the test seeds (tile_splits.py): held-out tile and board styles, and new looks
    of the training styles; per-class accuracy, confusions, orientation, calibration.
 2. Enrolment: whole-board photos (vision.render.scene) of held-out tile families, each look
-   with one photo of the set laid out for enrolment and further photos of random positions,
-   read through rectify/cell_crops with and without the enrolment's prototypes, and with the
-   frame's colour check of blanks against empty squares (vision.colour) as the reader applies
-   it; the network alone is counted too. Squares the feed's overlay hides are left out
-   (counted apart).
+   with one photo of the set laid out for enrolment (cut as `tilecast enroll` cuts it) and
+   further photos of random positions, cut as the video reader cuts them, read with and
+   without the enrolment's prototypes, and with the frame's colour check of blanks against
+   empty squares (vision.colour) as the reader applies it; the network alone is counted too.
+   Squares the feed's overlay hides are left out (counted apart).
 
     .venv/bin/python models/eval_classifier.py --json /tmp/tiles-eval.json
 
@@ -29,6 +29,7 @@ from board_cells import (
     hidden_cells,
     layout_board,
     random_layout,
+    read_cells,
     visible_looks,
 )
 from tile_splits import DEFAULT_CACHE, HELD_OUT_TILES, TEST_SEEDS, load_split, render_cache
@@ -107,7 +108,7 @@ def enrolment_figures(clf: TileClassifier, families: tuple[str, ...], looks: int
             layout = random_layout(rng, tileset, int(rng.integers(40, 100)))
             frame, corners = board_photo(look, scene, layout_board(layout))
             seen = ~hidden_cells(scene, corners)
-            cells = [c for c, s in zip(cells_of(frame, corners), seen, strict=True) if s]
+            cells = [c for c, s in zip(read_cells(frame, corners), seen, strict=True) if s]
             truth = np.array([CLASSES.index(c) for c in layout.ravel()])[seen]
             hidden += int((~seen).sum())
             colours, squares = centre_colours(cells), np.flatnonzero(seen)

@@ -25,6 +25,7 @@ from .stillness import motion_score
 EMPTY = 27  # class index of an empty square (classes 'A'-'Z', '?', '.')
 JITTER = 0.15  # cells a tracked corner may wander before the fix is updated
 SMALL_PX = 8  # pixels per square of the small top-down view that watches for change
+CELL_PX, CROP = 32, 64  # the top-down view the squares are cut from, and each crop's side
 CHANGE = 4.0  # mean grey-level change of a square, in that view, that reads it again
 READS = 3  # still frames a square is read in when its reading changes; it keeps their mean
 REFIT_SHARE = 0.1  # share of squares changed at once that has the grid fitted again
@@ -90,8 +91,8 @@ class BoardReader:
         self,
         classifier: Classifier,
         corners: np.ndarray | None = None,
-        cell_px: int = 32,
-        crop: int = 64,
+        cell_px: int = CELL_PX,
+        crop: int = CROP,
         view: int | None = None,
     ) -> None:
         self.classifier = classifier
