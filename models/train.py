@@ -17,9 +17,9 @@ loss, blur, noise, JPEG and an occluding patch.
     .venv/bin/python models/train.py --workers 2
     .venv/bin/python models/eval_classifier.py --looks 12 --json /tmp/tiles-eval.json
 
-Rendering the cache (64 crop chunks and 64 board chunks) takes about 6 minutes on two cores;
-training (8000 steps of 192 crops) about 33 minutes on one thread; the model card's figures
-about 5 minutes.
+Rendering the cache (64 crop chunks and 128 board chunks) takes about 10 minutes on two cores;
+training (8000 steps of 192 crops) about 33 minutes on one thread (42 with a second run beside
+it); the model card's figures about 5 minutes.
 """
 
 from __future__ import annotations
@@ -87,8 +87,8 @@ def _degrade(x: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     if rng.random() < 0.1:
         side = int(rng.integers(16, 40))
         x = cv2.resize(cv2.resize(x, (side, side), interpolation=cv2.INTER_AREA), (n, n))
-    if rng.random() < 0.1:
-        x = cv2.GaussianBlur(x, (0, 0), rng.uniform(0.4, 1.2))
+    if rng.random() < 0.2:  # as soft as a steep camera's out-of-focus near rows
+        x = cv2.GaussianBlur(x, (0, 0), rng.uniform(0.4, 1.6))
     if rng.random() < 0.05:
         p = rng.integers(0, n, 2)
         w, h = rng.integers(n // 8, n // 3, 2)
@@ -240,7 +240,7 @@ def main() -> None:
     ap.add_argument("--lr", type=float, default=3e-3)
     ap.add_argument("--train-chunks", type=int, default=len(TRAIN_SEEDS))
     ap.add_argument("--board-chunks", type=int, default=len(BOARD_SEEDS))
-    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--seed", type=int, default=1, help="1 gave the shipped model")
     ap.add_argument("--out", type=Path, default=OUT)
     args = ap.parse_args()
     torch.set_num_threads(args.threads)
