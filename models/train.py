@@ -4,7 +4,8 @@ Data: vision.render.render_cells crops, cached and split as models/tile_splits.p
 tile and board styles are held out of training; their crops from the training seeds calibrate
 the temperature, those from the test seeds (looks never rendered for training) give the figures
 in models/MODEL_CARD.md (models/eval_classifier.py). Beside them, the squares of whole rendered
-board photos cut as the reader cuts them (models/board_cells.py, training styles only).
+board photos, rectified and cut as the reader does at about the photo's own resolution
+(models/board_cells.py, training styles only).
 
 Network: six 3x3 conv blocks (48x48 grey input, widths 32/64/128, strides 2, 2, 2) and a fully
 connected layer to a 128-d unit embedding, read by a cosine classifier (CosFace margin) over 28
@@ -15,7 +16,7 @@ loss, blur, noise, JPEG and an occluding patch.
 
     .venv/bin/pip install torch==2.13.0 onnx   # training only; never needed at run time
     .venv/bin/python models/train.py --workers 2
-    .venv/bin/python models/eval_classifier.py --looks 12 --json /tmp/tiles-eval.json
+    .venv/bin/python models/eval_classifier.py --looks 36 --json /tmp/tiles-eval.json
 
 Rendering the cache (64 crop chunks and 128 board chunks) takes about 10 minutes on two cores;
 training (8000 steps of 192 crops) about 33 minutes on one thread (42 with a second run beside
