@@ -229,6 +229,32 @@ def test_a_square_that_reads_as_before_after_a_change_is_not_read_again():
     assert len(clf.counts) == calls  # ...and they read as before: no more reads
 
 
+def test_squares_moving_in_a_frame_the_gate_ignores_are_read_once_they_settle():
+    record = json.loads((STILLS / "stills.json").read_text())[0]
+    image = cv2.imread(str(STILLS / "stills" / record["file"]))
+    corners = np.float32(record["corners"])
+    clf = AlwaysEmpty()
+    reader = BoardReader(clf, corners=corners)
+    for _ in range(READS):
+        reader.read(image)
+    centre = np.mean(corners, axis=0).astype(int)
+    half = int(1.5 * cell_size_px(corners))
+    hand = image.copy()
+    cv2.rectangle(hand, tuple(centre - half), tuple(centre + half), (60, 90, 150), -1)
+    assert reader.read(hand).motion > StillConfig().motion  # the gate ignores this frame
+    reader.read(image)  # the hand passed: nothing under it was read, nothing needs reading
+    assert clf.counts == [225] * READS
+    reader.read(hand)
+    rested = reader.read(hand)  # a hand that rests is read, as still
+    assert 9 <= clf.counts[-1] <= 25 and clf.still[-1].all() and len(clf.counts) == READS + 1
+    assert rested.motion == 0
+    eager = AlwaysEmpty()
+    reader = BoardReader(eager, corners=corners, skip_motion=np.inf)
+    for frame in [image] * READS + [hand]:
+        reader.read(frame)
+    assert len(eager.counts) == READS + 1 and not eager.still[-1].any()  # read while moving
+
+
 class BlurThenEmpty:
     """Empty for the first READS calls, then E twice (a hand's blur, while it moves and just
     after), then empty ever after."""

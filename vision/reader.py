@@ -20,7 +20,7 @@ import numpy as np
 from .colour import centre_colours, weigh_by_colour
 from .locate import BoardFix, BoardNotFound, grid_evidence, locate_board, track
 from .rectify import board_to_image, cell_crops, cell_size_px, rectify, warp_board
-from .stillness import motion_score
+from .stillness import StillConfig, motion_score
 
 EMPTY = 27  # class index of an empty square (classes 'A'-'Z', '?', '.')
 JITTER = 0.15  # cells a tracked corner may wander before the fix is updated
@@ -94,8 +94,10 @@ class BoardReader:
         cell_px: int = CELL_PX,
         crop: int = CROP,
         view: int | None = None,
+        skip_motion: float = StillConfig().motion,
     ) -> None:
         self.classifier = classifier
+        self.skip_motion = skip_motion
         self.manual = None if corners is None else np.asarray(corners, np.float32)
         self.cell_px, self.crop = cell_px, crop
         self.fix: BoardFix | None = None
@@ -204,12 +206,14 @@ class BoardReader:
         # reading is the mean: one frame's glitch (the blur of a hand just gone) is not taken
         # for a tile. One that reads as before (a hand passed over it) needs no more reads.
         confirm = ~changed & ~moving & (self._reads < READS)
+        skipped = changed & moving if motion > self.skip_motion else np.zeros(225, bool)
+        changed &= ~skipped
         self._previous = view
         if changed.any() or confirm.any():
             self._classify(frame, corners, changed, confirm, view, ~moving)
-            # A square read while it still moved (a tile landing, a hand leaving) is read
-            # again on the next frame, so what stands is always read from a settled view.
-            self._provisional = changed & moving
+        # A square read while it still moved (a tile landing, a hand leaving), or skipped, is
+        # read again on the next frame, so what stands is always read from a settled view.
+        self._provisional = (changed & moving) | skipped
         mirrored, k = self._orientation()
         # (a new array: the reader updates its own in place on the next frame)
         probs = weigh_by_colour(self._probs, self._colour).reshape(15, 15, -1)
