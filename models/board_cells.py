@@ -44,8 +44,8 @@ def board_photo(look, scene: Scene, board: Board) -> tuple[np.ndarray, np.ndarra
 
 
 def cells_of(frame: np.ndarray, corners: np.ndarray) -> list[np.ndarray]:
-    """Crops cut at about the frame's own resolution, as `tilecast enroll` cuts its photo: the
-    training crops and the evaluation's enrolment photos."""
+    """Crops cut at about the frame's own resolution (24 to 64 pixels a square): the training
+    crops, so that the network sees squares sharper and softer than the reader's cut."""
     cell_px = int(np.clip(round(cell_size_px(corners)), 24, 64))
     return list(cell_crops(rectify(frame, corners, cell_px), margin=0.25, size=64))
 

@@ -25,7 +25,6 @@ from pathlib import Path
 import numpy as np
 from board_cells import (
     board_photo,
-    cells_of,
     hidden_cells,
     layout_board,
     random_layout,
@@ -34,6 +33,7 @@ from board_cells import (
 )
 from tile_splits import DEFAULT_CACHE, HELD_OUT_TILES, TEST_SEEDS, load_split, render_cache
 
+from tilecast.commands.enroll import board_cells
 from tilecast.config import load_tileset
 from tilecast.vision.classify import CLASSES, TileClassifier
 from tilecast.vision.colour import centre_colours, weigh_by_colour
@@ -99,7 +99,7 @@ def enrolment_figures(clf: TileClassifier, families: tuple[str, ...], looks: int
         rng = np.random.default_rng([look_seed, 1])
         scene = Scene(look, look_seed)
         frame, corners = board_photo(look, scene, layout_board(enrolment_layout(tileset)))
-        check = enroll_board(clf, cells_of(frame, corners), tileset)
+        check = enroll_board(clf, board_cells(frame, corners), tileset)
         wrong = dict.fromkeys([0.0, *WEIGHTS], 0)
         network_only = 0  # without enrolment and without the colour check
         confusions: Counter[str] = Counter()  # without enrolment

@@ -13,6 +13,7 @@ import numpy as np
 from tilecast.config import load_tileset
 from tilecast.vision.classify import TileClassifier
 from tilecast.vision.enroll import enroll_board
+from tilecast.vision.reader import CELL_PX, CROP
 from tilecast.vision.rectify import cell_crops, cell_size_px, rectify
 
 
@@ -47,9 +48,15 @@ def _corners(text: str) -> np.ndarray:
 
 
 def board_cells(image: np.ndarray, corners: np.ndarray) -> list[np.ndarray]:
-    """The 225 cell crops, row-major from corners[0], at about the photo's own resolution."""
-    cell_px = int(np.clip(round(cell_size_px(corners)), 24, 64))
-    return list(cell_crops(rectify(image, corners, cell_px), margin=0.25, size=64))
+    """The 225 cell crops, row-major from corners[0], cut as the video reader cuts a frame:
+    the prototypes are compared with the reader's crops, so they are made from crops like
+    them. A photo over twice as fine as that (a phone's) is first shrunk to CELL_PX pixels a
+    square, so that cutting it does not alias."""
+    shrink = CELL_PX / cell_size_px(corners)
+    if shrink < 0.5:
+        image = cv2.resize(image, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA)
+        corners = (np.asarray(corners, np.float32) + 0.5) * shrink - 0.5  # pixel centres
+    return list(cell_crops(rectify(image, corners, CELL_PX), margin=0.25, size=CROP))
 
 
 def run_enroll(args: argparse.Namespace) -> int:
