@@ -67,7 +67,8 @@ class Classifier(Protocol):
 
 @dataclass(frozen=True)
 class Reading:
-    """What one frame shows, in board order (row 1 first, letters upright)."""
+    """What one frame shows, in board order (row 1 first, letters upright). In a frame with
+    more motion than the stillness gate accepts, squares still moving keep their last reading."""
 
     probs: np.ndarray = field(repr=False)  # [225, 28]
     motion: float
