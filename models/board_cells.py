@@ -20,7 +20,7 @@ from tile_splits import HELD_OUT_BOARDS, HELD_OUT_TILES
 from tilecast.config import load_tileset
 from tilecast.engine.board import SIZE, Board
 from tilecast.engine.tiles import Tile
-from tilecast.vision.reader import CELL_PX, CROP
+from tilecast.vision.reader import reader_crops
 from tilecast.vision.rectify import cell_crops, cell_size_px, rectify, warp_board
 from tilecast.vision.render.scene import CORNERS, Scene, draw_scene_look
 from tilecast.vision.render.styles import TILE_FAMILIES, draw_tile_style
@@ -52,7 +52,7 @@ def cells_of(frame: np.ndarray, corners: np.ndarray) -> list[np.ndarray]:
 
 def read_cells(frame: np.ndarray, corners: np.ndarray) -> list[np.ndarray]:
     """The crops the video reader classifies (vision.reader.BoardReader's cut)."""
-    return list(cell_crops(rectify(frame, corners, CELL_PX), margin=0.25, size=CROP))
+    return list(reader_crops(frame, corners))
 
 
 def hidden_cells(scene: Scene, corners: np.ndarray) -> np.ndarray:

@@ -27,6 +27,16 @@ def readings():
     return out
 
 
+def patched(image, corners, half, colour):
+    """A copy of the frame with a filled square, `half` squares from the board's centre to
+    each side, painted over the middle of the board."""
+    centre = np.mean(corners, axis=0).astype(int)
+    side = int(half * cell_size_px(corners))
+    out = image.copy()
+    cv2.rectangle(out, tuple(centre - side), tuple(centre + side), colour, -1)
+    return out
+
+
 def camera_rows(board):
     return ["".join("?" if ch.islower() else ch for ch in row) for row in board]
 
@@ -101,10 +111,7 @@ def test_only_squares_that_changed_are_read_again():
     assert np.allclose(again.probs, first.probs, atol=1e-6)
     # Paint a tile-sized patch over the middle square: that square (and at most its
     # neighbours, which the patch may overlap) is read again, and reads differently.
-    centre = np.mean(reader.fix.corners, axis=0).astype(int)
-    half = int(0.4 * cell_size_px(reader.fix.corners))
-    changed = image.copy()
-    cv2.rectangle(changed, tuple(centre - half), tuple(centre + half), (30, 30, 200), -1)
+    changed = patched(image, reader.fix.corners, 0.4, (30, 30, 200))
     later = reader.read(changed)
     assert 1 <= clf.counts[-1] <= 9
     assert not np.array_equal(later.probs[7 * 15 + 7], first.probs[7 * 15 + 7])
@@ -156,10 +163,7 @@ def test_a_reading_is_not_changed_by_later_frames():
     else:
         pytest.fail("no still is read upright and unmirrored")
     kept = first.probs.copy()
-    centre = np.mean(reader.fix.corners, axis=0).astype(int)
-    half = int(0.4 * cell_size_px(reader.fix.corners))
-    changed = image.copy()
-    cv2.rectangle(changed, tuple(centre - half), tuple(centre + half), (30, 30, 200), -1)
+    changed = patched(image, reader.fix.corners, 0.4, (30, 30, 200))
     later = reader.read(changed)
     assert not np.array_equal(later.probs, kept)
     assert np.array_equal(first.probs, kept)
@@ -215,10 +219,7 @@ def test_a_square_that_reads_as_before_after_a_change_is_not_read_again():
     for _ in range(READS + 1):
         reader.read(image)
     assert clf.counts == [225] * READS  # new readings: read in READS still frames
-    centre = np.mean(np.float32(record["corners"]), axis=0).astype(int)
-    half = int(0.4 * cell_size_px(np.float32(record["corners"])))
-    shadow = image.copy()
-    cv2.rectangle(shadow, tuple(centre - half), tuple(centre + half), (30, 30, 30), -1)
+    shadow = patched(image, np.float32(record["corners"]), 0.4, (30, 30, 30))
     reader.read(shadow)  # a hand's shadow: the squares under it are read again, and once
     reader.read(shadow)  # more as the view has settled (the first read was while it moved)...
     assert 1 <= clf.counts[-1] <= 9 and clf.counts[-1] == clf.counts[-2]
@@ -237,10 +238,7 @@ def test_squares_moving_in_a_frame_the_gate_ignores_are_read_once_they_settle():
     reader = BoardReader(clf, corners=corners)
     for _ in range(READS):
         reader.read(image)
-    centre = np.mean(corners, axis=0).astype(int)
-    half = int(1.5 * cell_size_px(corners))
-    hand = image.copy()
-    cv2.rectangle(hand, tuple(centre - half), tuple(centre + half), (60, 90, 150), -1)
+    hand = patched(image, corners, 1.5, (60, 90, 150))
     assert reader.read(hand).motion > StillConfig().motion  # the gate ignores this frame
     reader.read(image)  # the hand passed: nothing under it was read, nothing needs reading
     assert clf.counts == [225] * READS
@@ -276,10 +274,7 @@ def test_a_reading_taken_while_the_square_moved_is_not_what_the_next_is_compared
     reader = BoardReader(BlurThenEmpty(), corners=corners)
     for _ in range(READS):
         reader.read(image)
-    centre = np.mean(corners, axis=0).astype(int)
-    half = int(0.4 * cell_size_px(corners))
-    shadow = image.copy()
-    cv2.rectangle(shadow, tuple(centre - half), tuple(centre + half), (30, 30, 30), -1)
+    shadow = patched(image, corners, 0.4, (30, 30, 30))
     reader.read(shadow)  # moving: E, provisionally
     for _ in range(READS + 1):
         last = reader.read(shadow)  # settled: E once more, then empty

@@ -33,6 +33,14 @@ REFIX_QUALITY = 0.7  # a fix found after tracking failed must be this good, rela
 REFIX_PATIENCE = 15  # ... until this many poorer fixes in a row have been refused
 
 
+def reader_crops(frame: np.ndarray, corners: np.ndarray, which: np.ndarray | None = None,
+                 cell_px: int = CELL_PX, crop: int = CROP) -> np.ndarray:
+    """The crops the reader classifies: the board rectified at cell_px pixels a square, then
+    each square (or those numbered in `which`) cut with cell_crops's margin at crop pixels.
+    Enrolment and the evaluation cut their photos with it, to see what the reader sees."""
+    return cell_crops(rectify(frame, corners, cell_px), size=crop, which=which)
+
+
 def small_view(frame: np.ndarray, corners: np.ndarray) -> np.ndarray:
     """The playing area top-down at SMALL_PX per square, grey, float32: sampled at twice
     that and averaged down, so that the frame's fine detail does not alias into it."""
@@ -242,10 +250,9 @@ class BoardReader:
     ) -> None:
         """Classify the changed squares afresh and the confirmed ones into their mean, and
         remember how they looked when read."""
-        board = rectify(frame, corners, self.cell_px)
         todo = changed | confirm
         which = np.flatnonzero(todo)
-        crops = cell_crops(board, size=self.crop, which=which)
+        crops = reader_crops(frame, corners, which, self.cell_px, self.crop)
         pred = self.classifier.predict(crops, still=settled[which])
         n = np.where(changed[which], 0, self._reads[which])[:, None]
         self._probs[which] = (n * self._probs[which] + pred.probabilities) / (n + 1)

@@ -13,8 +13,8 @@ import numpy as np
 from tilecast.config import load_tileset
 from tilecast.vision.classify import TileClassifier
 from tilecast.vision.enroll import enroll_board
-from tilecast.vision.reader import CELL_PX, CROP
-from tilecast.vision.rectify import cell_crops, cell_size_px, rectify
+from tilecast.vision.reader import CELL_PX, reader_crops
+from tilecast.vision.rectify import cell_size_px
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -56,7 +56,7 @@ def board_cells(image: np.ndarray, corners: np.ndarray) -> list[np.ndarray]:
     if shrink < 0.5:
         image = cv2.resize(image, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA)
         corners = (np.asarray(corners, np.float32) + 0.5) * shrink - 0.5  # pixel centres
-    return list(cell_crops(rectify(image, corners, CELL_PX), margin=0.25, size=CROP))
+    return list(reader_crops(image, corners))
 
 
 def run_enroll(args: argparse.Namespace) -> int:
