@@ -44,6 +44,8 @@ EMBED = 128
 SCALE = 20.0  # cosine logit scale
 MARGIN = 0.1  # CosFace margin, training only
 OUT = Path(__file__).resolve().parent / "tiles.onnx"
+MARGIN_CELLS = 0.25  # the crops' margin around the square (rectify.cell_crops)
+RECUT = 0.12  # share of crops cut as another tool cuts a square (_recut)
 
 
 # ---------------------------------------------------------------- augmentation
@@ -103,11 +105,33 @@ def _degrade(x: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return x
 
 
+def _recut(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The crop as another tool cuts a square: the square alone (its surroundings lost), put
+    back at the reader's scale with its edge pixels carried outwards, or stretched to fill the
+    crop. Real crops arrive both ways (benchmarks/real_eval.py)."""
+    n = img.shape[0]
+    inner = n / (1 + 2 * MARGIN_CELLS)
+    side = inner * rng.uniform(0.9, 1.1)
+    x0, y0 = (n - side) / 2 + rng.normal(0, 0.04 * inner, 2)
+    m = np.float32([[1, 0, -x0], [0, 1, -y0]])
+    square = cv2.warpAffine(img, m, (int(round(side)), int(round(side))),
+                            borderMode=cv2.BORDER_REPLICATE)
+    if rng.random() < 0.5:
+        return cv2.resize(square, (n, n), interpolation=cv2.INTER_LINEAR)
+    k = int(round(inner))
+    square = cv2.resize(square, (k, k), interpolation=cv2.INTER_AREA)
+    pad = n - k
+    return cv2.copyMakeBorder(square, pad // 2, pad - pad // 2, pad // 2, pad - pad // 2,
+                              cv2.BORDER_REPLICATE)
+
+
 def augment(images: np.ndarray, o: np.ndarray, rng: np.random.Generator
             ) -> tuple[np.ndarray, np.ndarray]:
     out, orient = [], np.empty_like(o)
     for i, img in enumerate(images):
         img, orient[i] = _dihedral(img, int(o[i]), rng)
+        if rng.random() < RECUT:
+            img = _recut(img, rng)
         x = _colour(img, rng)
         if rng.random() < 0.5:
             x = _geometry(x, rng)

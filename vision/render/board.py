@@ -31,29 +31,51 @@ def _label_mask(style: BoardStyle, kind: str, px: int) -> np.ndarray | None:
         return None
     lines = {"long": LONG_LABELS, "numeric": NUMERIC_LABELS}.get(style.label_mode, None)
     lines = lines[kind] if lines else (kind,)
-    cap = {"long": 0.15, "short": 0.3, "numeric": 0.32}[style.label_mode] * px
+    cap = {"long": 0.15, "short": 0.3, "numeric": 0.32}[style.label_mode] * style.label_size * px
     masks = [text_mask(style.label_font, t, cap, 0.08)[0] for t in lines]
     widest = max(m.shape[1] for m in masks)
-    fit = min(1.0, 0.84 * px / widest)
+    fit = min(1.0, 0.9 * px / widest)
     masks = [cv2.resize(m, (max(1, round(m.shape[1] * fit)), max(1, round(m.shape[0] * fit))),
                         interpolation=cv2.INTER_AREA) for m in masks]
-    pitch = round(cap * fit * 1.45)
+    pitch = round(cap * fit * style.label_pitch)
     out = np.zeros((px, px), np.uint8)
-    top = (px - pitch * (len(masks) - 1) - masks[0].shape[0]) // 2
+    top = max(0, (px - pitch * (len(masks) - 1) - masks[0].shape[0]) // 2)
     for i, m in enumerate(masks):
         y, x = top + i * pitch, (px - m.shape[1]) // 2
         h, w = min(m.shape[0], px - y), min(m.shape[1], px - x)
-        out[y:y + h, x:x + w] = np.maximum(out[y:y + h, x:x + w], m[:h, :w])
+        if h > 0 and w > 0:
+            out[y:y + h, x:x + w] = np.maximum(out[y:y + h, x:x + w], m[:h, :w])
     return np.rot90(out, style.label_turn).copy()
 
 
-def _star(px: int) -> np.ndarray:
+def _star(px: int, points: int, size: float) -> np.ndarray:
     mask = np.zeros((px * 4, px * 4), np.uint8)
-    ang = np.pi / 2 + np.arange(10) * np.pi / 5
-    r = np.where(np.arange(10) % 2 == 0, 1.0, 0.4) * px * 4 * 0.36
+    ang = np.pi / 2 + np.arange(2 * points) * np.pi / points
+    r = np.where(np.arange(2 * points) % 2 == 0, 1.0, 0.4) * px * 2 * size
     pts = np.stack([px * 2 + r * np.cos(ang), px * 2 - r * np.sin(ang)], 1)
     cv2.fillPoly(mask, [np.round(pts).astype(np.int32)], 255, cv2.LINE_AA)
     return cv2.resize(mask, (px, px), interpolation=cv2.INTER_AREA)
+
+
+def _premium_alpha(style: BoardStyle, dist: np.ndarray, xx: np.ndarray, yy: np.ndarray,
+                   inset: float, px: int) -> np.ndarray:
+    """Coverage of a premium square's colour: the square inset, with rounded corners, or with
+    a triangular tab on each side reaching out to the grid line (Deluxe boards)."""
+    if style.premium_shape == "round":
+        r = 0.18 * px
+        c = (px / 2 - inset - r)
+        qx, qy = np.abs(xx - px / 2) - c, np.abs(yy - px / 2) - c
+        outside = np.hypot(np.maximum(qx, 0), np.maximum(qy, 0)) + np.minimum(
+            np.maximum(qx, qy), 0) - r
+        return np.clip(0.5 - outside, 0, 1)
+    body = np.clip(dist - inset, 0, 1)
+    if style.premium_shape != "tabs":
+        return body
+    inner = max(inset, 0.14 * px)
+    body = np.clip(dist - inner, 0, 1)
+    along = np.where(np.minimum(xx, px - xx) < np.minimum(yy, px - yy), yy, xx) - px / 2
+    tab = np.clip(dist - (inner * (0.35 + 0.65 * np.abs(along) / (0.22 * px))), 0, 1)
+    return np.maximum(body, tab * (dist > 0.5 * style.line_width * px))
 
 
 @lru_cache(maxsize=512)
@@ -72,10 +94,10 @@ def square_image(style: BoardStyle, kind: str, px: int) -> np.ndarray:
     a = np.clip(dist - lw, 0, 1)[..., None]
     img = img * (1 - a) + np.asarray(style.plain, np.float32) * a
     if kind:
-        a = np.clip(dist - inset, 0, 1)[..., None]
+        a = _premium_alpha(style, dist, xx, yy, inset, px)[..., None]
         img = img * (1 - a) + np.asarray(_fill(style, kind), np.float32) * a
-    if kind == "STAR":
-        a = _star(px)[..., None].astype(np.float32) / 255
+    if kind == "STAR" and style.star_points:
+        a = _star(px, style.star_points, style.star_size)[..., None].astype(np.float32) / 255
         img = img * (1 - a) + np.asarray(style.star, np.float32) * a
     label = _label_mask(style, kind, px)
     if label is not None:

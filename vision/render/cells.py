@@ -87,6 +87,8 @@ def _draw_tiles(canvas: np.ndarray, tiles: TileStyle, faces: dict[tuple[int, int
     for dr, dc in order:
         face = faces[(dr, dc)]
         wobble = rng.normal(0, 0.035, 2) * sq
+        if rng.random() < 0.12:  # left askew by a player: up to a third of a square off
+            wobble = rng.uniform(-0.33, 0.33, 2) * sq
         angle = rng.normal(0, 2.5) if rng.random() < 0.9 else rng.normal(0, 8)
         centre = ((dc + 0.5) * sq - 0.5 + wobble[0], (dr + 0.5) * sq - 0.5 + wobble[1])
         draws.append(TileDraw(tile_bgra(tiles, face, values.get(face, 0), sq), centre,
@@ -103,6 +105,8 @@ def _crop_matrix(rng: np.random.Generator, margin: float, out_w: int, out_h: int
     sc = rng.normal(1, 0.04)
     shear = rng.normal(0, 0.04)
     off = rng.normal(0, 0.04 if rng.random() < 0.85 else 0.12, 2)  # sometimes a poor grid fit
+    if rng.random() < 0.08:  # or another tool's grid, up to half a square off
+        off = rng.uniform(-0.45, 0.45, 2)
     jitter = np.array([[sc * np.cos(a), -sc * np.sin(a) + shear, off[0]],
                        [sc * np.sin(a), sc * np.cos(a), off[1]],
                        [rng.normal(0, 0.04), rng.normal(0, 0.04), 1]])

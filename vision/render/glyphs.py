@@ -45,6 +45,61 @@ FONTS_SOURCE = {
     "roboto_bold": ("/usr/share/fonts/truetype/roboto/unhinted/RobotoTTF/Roboto-Bold.ttf",
                     "Apache-2.0"),
 }
+# Faces that real sets and boards use beside the sans ones: serif, slab, rounded, condensed and
+# hand-lettered (the home sets whose owners letter their own tiles).
+_TT, _OT = "/usr/share/fonts/truetype/", "/usr/share/fonts/opentype/"
+FONTS_SOURCE |= {
+    "dejavu_serif_bold": (_TT + "dejavu/DejaVuSerif-Bold.ttf", "DejaVu (Bitstream Vera)"),
+    "dejavu_serif_condensed": (_TT + "dejavu/DejaVuSerifCondensed.ttf",
+                               "DejaVu (Bitstream Vera)"),
+    "liberation_serif": (_TT + "liberation/LiberationSerif-Regular.ttf", "SIL OFL 1.1"),
+    "liberation_serif_bold": (_TT + "liberation/LiberationSerif-Bold.ttf", "SIL OFL 1.1"),
+    "freeserif_bold": (_TT + "freefont/FreeSerifBold.ttf", "GPL-3+ with font exception"),
+    "c059_roman": (_OT + "urw-base35/C059-Roman.otf", "AGPL-3 with font exception"),
+    "c059_bold": (_OT + "urw-base35/C059-Bold.otf", "AGPL-3 with font exception"),
+    "p052_bold": (_OT + "urw-base35/P052-Bold.otf", "AGPL-3 with font exception"),
+    "urw_bookman_demi": (_OT + "urw-base35/URWBookman-Demi.otf", "AGPL-3 with font exception"),
+    "nimbus_roman_bold": (_OT + "urw-base35/NimbusRoman-Bold.otf",
+                          "AGPL-3 with font exception"),
+    "oldstandard_bold": (_TT + "fonts-oldstandard/OldStandard-Bold.ttf", "SIL OFL 1.0"),
+    "goudy_bookletter": (_OT + "sortsmill/GoudyBookletter1911.otf", "public domain"),
+    "roboto_slab_bold": (_OT + "roboto/slab/RobotoSlab-Bold.otf", "Apache-2.0"),
+    "roboto_slab": (_OT + "roboto/slab/RobotoSlab-Regular.otf", "Apache-2.0"),
+    "courier_prime_bold": (_OT + "courier-prime/Courier Prime Bold.otf", "SIL OFL 1.1"),
+    "nimbus_mono_bold": (_OT + "urw-base35/NimbusMonoPS-Bold.otf", "AGPL-3 with font exception"),
+    "quicksand_bold": (_TT + "quicksand/Quicksand-Bold.ttf", "SIL OFL 1.1"),
+    "comfortaa_bold": (_TT + "comfortaa/Comfortaa-Bold.ttf", "SIL OFL 1.1"),
+    "dosis_bold": (_OT + "dosis/Dosis-Bold.otf", "SIL OFL 1.1"),
+    "dosis_medium": (_OT + "dosis/Dosis-Medium.otf", "SIL OFL 1.1"),
+    "bebas_neue_bold": (_OT + "bebas-neue/BebasNeue-Bold.otf", "SIL OFL 1.1"),
+    "roboto_condensed_bold": (_TT + "roboto/unhinted/RobotoCondensed-Bold.ttf", "Apache-2.0"),
+    "liberation_sans_narrow_bold": (_TT + "liberation/LiberationSansNarrow-Bold.ttf",
+                                    "SIL OFL 1.1"),
+    "nimbus_sans_narrow_bold": (_OT + "urw-base35/NimbusSansNarrow-Bold.otf",
+                                "AGPL-3 with font exception"),
+    "dejavu_sans_condensed_bold": (_TT + "dejavu/DejaVuSansCondensed-Bold.ttf",
+                                   "DejaVu (Bitstream Vera)"),
+    "beteckna_bold": (_TT + "beteckna/BetecknaGS-Bold.ttf", "GPL-3"),
+    "cabin_bold": (_OT + "cabin/Cabin-Bold.otf", "SIL OFL 1.1"),
+    "andika_bold": (_TT + "andika/Andika-Bold.ttf", "SIL OFL 1.1"),
+    "comic_neue_bold": (_OT + "comic-neue/ComicNeue-Bold.otf", "SIL OFL 1.1"),
+    "humor_sans": (_TT + "humor-sans/Humor-Sans.ttf", "SIL OFL 1.1"),
+    "breip": (_TT + "breip/Breip.ttf", "SIL OFL 1.0"),
+    "dkg_bold": (_TT + "fifthhorseman/dkgBd.ttf", "GPL-3+"),
+    "rufscript": (_TT + "rufscript/Rufscript010.ttf", "GPL-3+ with font exception"),
+}
+FONT_KINDS = {
+    "serif": ("dejavu_serif_bold", "dejavu_serif_condensed", "liberation_serif",
+              "liberation_serif_bold", "freeserif_bold", "c059_roman", "c059_bold", "p052_bold",
+              "urw_bookman_demi", "nimbus_roman_bold", "oldstandard_bold", "goudy_bookletter"),
+    "slab": ("roboto_slab_bold", "roboto_slab", "courier_prime_bold", "nimbus_mono_bold"),
+    "rounded": ("quicksand_bold", "comfortaa_bold", "dosis_bold", "dosis_medium"),
+    "condensed": ("bebas_neue_bold", "roboto_condensed_bold", "liberation_sans_narrow_bold",
+                  "nimbus_sans_narrow_bold", "dejavu_sans_condensed_bold"),
+    "hand": ("comic_neue_bold", "humor_sans", "breip", "dkg_bold", "rufscript"),
+}
+FONT_KINDS["sans"] = tuple(f for f in FONTS_SOURCE
+                           if not any(f in names for names in FONT_KINDS.values()))
 FONTS = tuple(FONTS_SOURCE)
 
 

@@ -12,13 +12,18 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .glyphs import FONTS
+from .glyphs import FONT_KINDS, FONTS
 
 BGR = tuple[int, int, int]
 
 GEOMETRIC_FONTS = ("urw_gothic_book", "urw_gothic_demi", "league_spartan_semibold",
-                   "league_spartan_bold")
+                   "league_spartan_bold", "beteckna_bold")
 BOLD_FONTS = tuple(f for f in FONTS if f.endswith(("bold", "black", "demi")))
+PRINTED_FONTS = tuple(f for f in FONTS if f not in FONT_KINDS["hand"])  # boards' own print
+# How often a set's letters are in each kind of face: tournament sets are mostly geometric
+# sans, home and vintage sets serif or slab, some owners letter their own tiles by hand.
+TILE_FONT_KINDS = {"geometric": 0.3, "sans": 0.2, "serif": 0.17, "slab": 0.07, "rounded": 0.08,
+                   "condensed": 0.08, "hand": 0.1}
 
 
 @dataclass(frozen=True)
@@ -41,8 +46,10 @@ class TileStyle:
     grain: float  # wood grain strength (0 for plastic)
     gloss: float  # specular sheen strength
     thickness: float  # tile height in squares
-    blank_mark: str  # 'plain', 'logo', 'inset' or 'faint'
+    blank_mark: str  # 'plain', 'logo', 'wordmark' (a short name in small type), 'inset', 'faint'
     blank_mark_ink: BGR
+    hand: float  # how unevenly the letters are drawn (0: printed; up to 1: lettered by hand)
+    weight: float  # stroke weight change, in capital heights (negative: thinner)
 
 
 @dataclass(frozen=True)
@@ -63,7 +70,12 @@ class BoardStyle:
     label_ink: tuple[BGR, BGR, BGR, BGR]  # for TW, DW, TL, DL
     label_font: str
     label_turn: int  # quarter turns of the labels relative to the board's reading direction
+    label_size: float  # capital height relative to the mode's usual size
+    label_pitch: float  # line spacing, in capital heights
     inset: float  # premium colour inset from the square's edge (0 = fills it)
+    premium_shape: str  # 'fill', 'tabs' (a tab on each side, as on Deluxe boards), 'round'
+    star_points: int  # the centre star's points (0: a plain centre square)
+    star_size: float  # the star's radius over half a square
     texture: float  # print/paper noise strength
     frame: BGR
     band: BGR  # band between grid and frame
@@ -121,7 +133,10 @@ def draw_tile_style(rng: np.random.Generator, family: str | None = None) -> Tile
     ink = inks[rng.integers(len(inks))]
     ink = _jitter(rng, ink, 8)
     value_ink = ink if rng.random() < 0.85 else _jitter(rng, inks[rng.integers(len(inks))], 8)
-    font = str(rng.choice(GEOMETRIC_FONTS if rng.random() < 0.45 else FONTS))
+    kinds = list(TILE_FONT_KINDS)
+    kind = kinds[rng.choice(len(kinds), p=np.array(list(TILE_FONT_KINDS.values())))]
+    font = str(rng.choice(GEOMETRIC_FONTS if kind == "geometric" else FONT_KINDS[kind]))
+    hand = float(rng.uniform(0.3, 1.0)) if kind == "hand" or rng.random() < 0.05 else 0.0
     bold_value = rng.random() < 0.7
     value_font = str(rng.choice(BOLD_FONTS)) if bold_value else font
     tucked = rng.random() < 0.65
@@ -129,7 +144,8 @@ def draw_tile_style(rng: np.random.Generator, family: str | None = None) -> Tile
     side = _scale(face, rng.uniform(0.55, 0.8)) if not dark_face else _scale(face, 0.6)
     if family == "ivory_wood":
         side = _jitter(rng, (120, 170, 200), 10)
-    mark = str(rng.choice(["plain", "logo", "inset", "faint"], p=[0.45, 0.3, 0.1, 0.15]))
+    mark = str(rng.choice(["plain", "logo", "wordmark", "inset", "faint"],
+                          p=[0.45, 0.15, 0.15, 0.1, 0.15]))
     if family in ("deluxe_brown", "dark_brown") and rng.random() < 0.5:
         mark = "inset"
     mark_ink = ink if rng.random() < 0.6 else _jitter(rng, (40, 40, 200) if dark_face else
@@ -143,6 +159,7 @@ def draw_tile_style(rng: np.random.Generator, family: str | None = None) -> Tile
         corner=float(rng.uniform(0.04, 0.2)), bevel=float(rng.uniform(0.1, 0.45)),
         grain=float(grain * rng.uniform(0.5, 1.3)), gloss=float(rng.uniform(0, 0.35)),
         thickness=float(rng.uniform(0.12, 0.28)), blank_mark=mark, blank_mark_ink=mark_ink,
+        hand=hand, weight=float(rng.uniform(-0.04, 0.06)) if rng.random() < 0.5 else 0.0,
     )
 
 
@@ -192,9 +209,14 @@ def draw_board_style(rng: np.random.Generator, family: str | None = None,
         centre=dw if rng.random() < 0.8 else _jitter(rng, tw, 10),
         star=_jitter(rng, BLACK if rng.random() < 0.4 else WHITE, 10),
         line=line, line_width=float(rng.uniform(0.02, 0.09)),
-        label_mode=mode, label_ink=tuple(inks), label_font=str(rng.choice(FONTS)),  # type: ignore[arg-type]
+        label_mode=mode, label_ink=tuple(inks), label_font=str(rng.choice(PRINTED_FONTS)),  # type: ignore[arg-type]
         label_turn=int(rng.choice(4, p=[0.55, 0.2, 0.1, 0.15])),
-        inset=float(rng.uniform(0, 0.1) if rng.random() < 0.4 else 0.0),
+        label_size=float(rng.uniform(0.7, 1.35)), label_pitch=float(rng.uniform(1.2, 1.7)),
+        inset=float(rng.uniform(0, 0.1) if rng.random() < 0.4 else rng.uniform(0.1, 0.2)
+                    if rng.random() < 0.15 else 0.0),
+        premium_shape=str(rng.choice(["fill", "tabs", "round"], p=[0.7, 0.2, 0.1])),
+        star_points=int(rng.choice([5, 5, 5, 6, 8, 0])),
+        star_size=float(rng.uniform(0.55, 0.95)),
         texture=float(rng.uniform(0, 6)), frame=frame, band=band,
         frame_width=float(rng.uniform(0.3, 1.4)), band_width=float(rng.uniform(0, 0.4)),
         ridge=float(rng.uniform(0.2, 0.8)) if family == "deluxe" or rng.random() < 0.2 else 0.0,
@@ -206,10 +228,10 @@ def draw_board_style(rng: np.random.Generator, family: str | None = None,
 
 def draw_look(rng: np.random.Generator, tile_families: tuple[str, ...] | None = None
               ) -> tuple[BoardStyle, TileStyle]:
-    """A board and a tile set drawn together; about one in eight boards matches its tiles.
+    """A board and a tile set drawn together; about one in six boards matches its tiles.
     tile_families limits the tile sets (e.g. to hold some out for evaluation)."""
     family = str(rng.choice(tile_families)) if tile_families else None
     tiles = draw_tile_style(rng, family)
-    board = draw_board_style(rng, match_tiles=tiles if rng.random() < 0.12 else None)
+    board = draw_board_style(rng, match_tiles=tiles if rng.random() < 0.18 else None)
     return board, tiles
 

@@ -69,6 +69,19 @@ def _draw_blank_mark(img: np.ndarray, style: TileStyle, half: float, rng: np.ran
             mask[ty:ty + text.shape[0], tx:tx + tw], text)
         mask = cv2.resize(mask, (px, px), interpolation=cv2.INTER_AREA)
         _paint(img, mask, ink, 0, 0, float(rng.uniform(0.5, 1.0)))
+    elif style.blank_mark == "wordmark":
+        # An association's name in small type, in one or two lines (e.g. NAS over PA).
+        word = "".join(rng.choice(list("ABCDEFGHKLMNPRSTW"), rng.integers(4, 6)))
+        lines = (word,) if rng.random() < 0.4 else (word[:len(word) // 2 + 1],
+                                                    word[len(word) // 2 + 1:])
+        cap = half * rng.uniform(0.18, 0.3)
+        masks = [text_mask(str(rng.choice(("dejavu_sans_bold", "liberation_sans_bold"))), t,
+                           cap, 0.2)[0] for t in lines]
+        y = c - (len(masks) * cap * 1.5) / 2
+        strength = float(rng.uniform(0.35, 1.0))
+        for m in masks:
+            _paint(img, m, ink, int(c - m.shape[1] / 2), int(y), strength)
+            y += cap * 1.5
     elif style.blank_mark == "faint":
         text, _ = text_mask("dejavu_sans", "BLANK" if rng.random() < 0.5 else "ABC", half * 0.25)
         _paint(img, text, ink, int(c - text.shape[1] / 2), int(c - text.shape[0] / 2),
@@ -112,6 +125,7 @@ def _draw_letter(img: np.ndarray, style: TileStyle, face: str, value: int, half:
     c = (px - 1) / 2
     cap = style.letter_scale * 2 * half
     letter, base = text_mask(style.font, face, cap)
+    letter = _lettered(letter, style, face, cap)
     digits, dbase = text_mask(style.value_font, str(value), cap * style.value_scale, 0.05)
     gap = 0.05 * half
     if style.value_tucked:
@@ -129,6 +143,36 @@ def _draw_letter(img: np.ndarray, style: TileStyle, face: str, value: int, half:
         vy = c + half * 0.86
     _paint(img, letter, style.ink, round(lx), round(ly - base))
     _paint(img, digits, style.value_ink, round(vx), round(vy - dbase))
+
+
+def _lettered(mask: np.ndarray, style: TileStyle, face: str, cap: float) -> np.ndarray:
+    """The letter's mask with the set's stroke weight, and for hand-lettered sets a lean, a
+    squash and a wobble of its own (the same for every tile of that letter in the set)."""
+    if style.weight:
+        k = max(1, round(abs(style.weight) * cap))
+        kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * k + 1, 2 * k + 1))
+        pad = cv2.copyMakeBorder(mask, k, k, k, k, cv2.BORDER_CONSTANT, value=0)
+        grown = cv2.dilate(pad, kernel) if style.weight > 0 else cv2.erode(pad, kernel)
+        mask = grown if style.weight > 0 else grown[k:-k, k:-k]
+    if not style.hand:
+        return mask
+    rng = np.random.default_rng([ord(face), zlib.crc32(repr(style).encode())])
+    h, w = mask.shape
+    pad = max(h, w) // 3
+    big = cv2.copyMakeBorder(mask, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0)
+    n = big.shape[0]
+    lean = np.radians(rng.normal(0, 6 * style.hand))
+    m = cv2.getRotationMatrix2D((big.shape[1] / 2, n / 2), np.degrees(lean), 1.0)
+    m[0, :2] *= 1 + rng.normal(0, 0.12 * style.hand)
+    m[0, 1] += rng.normal(0, 0.15 * style.hand)
+    big = cv2.warpAffine(big, m, (big.shape[1], n), flags=cv2.INTER_LINEAR)
+    flow = cv2.resize(rng.normal(0, 1, (2, 3, 3)).transpose(1, 2, 0).astype(np.float32),
+                      (big.shape[1], n), interpolation=cv2.INTER_CUBIC) * (0.04 * cap * style.hand)
+    gx, gy = np.meshgrid(np.arange(big.shape[1], dtype=np.float32),
+                         np.arange(n, dtype=np.float32))
+    big = cv2.remap(big, gx + flow[..., 0], gy + flow[..., 1], cv2.INTER_LINEAR)
+    ys, xs = np.nonzero(big > 20)
+    return big[ys.min():ys.max() + 1, xs.min():xs.max() + 1] if len(ys) else mask
 
 
 def _shifted(a: np.ndarray, dx: int, dy: int) -> np.ndarray:

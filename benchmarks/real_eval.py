@@ -1,0 +1,270 @@
+"""Measure reading on real photos and real tiles: ../shared/real (evaluation only, never trained on).
+
+    .venv/bin/python benchmarks/real_eval.py                  # every set
+    .venv/bin/python benchmarks/real_eval.py --sets boards    # boards-dev only
+    .venv/bin/python benchmarks/real_eval.py --markdown       # tables for models/MODEL_CARD.md
+    .venv/bin/python benchmarks/real_eval.py --real DIR       # another folder of the same kinds
+
+Sets (read ../shared/real/README.md):
+- `boards-dev`: whole-board photos read as `tilecast read-board` reads them (the locator finds
+  the board), and again at the labelled corners (the reader alone). A board is found when every
+  corner lies within half a square of its label (corners matched in any of the board's eight
+  orders; which corner is 1A is the reading's business, counted in its squares). A square listed
+  in `other_tiles` as a blank counts right when read as `?`; another tile there (a symbol, a
+  possible blank) counts right as `?` or `.`.
+- `tiles-dev` and `tiles-964-dev`: crops of single squares cut by another tool's grid. Each is
+  given to the classifier as the reader cuts a square (the square plus a quarter square of its
+  surroundings each side): the crop is the square, so the surroundings are the crop's own edge
+  pixels carried outwards. Reported per group (game) and per class.
+
+Per set: squares right, letters right, blank recall, empty-square precision (of squares read
+empty, the share that are) and recall, per-class recall. Exit status 2 when ../shared/real is
+absent (nothing to measure).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import sys
+import time
+from collections import Counter, defaultdict
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from tilecast.vision.classify import CLASSES, TileClassifier
+from tilecast.vision.reader import CROP, BoardReader
+from tilecast.vision.rectify import cell_size_px
+
+REAL = Path(__file__).resolve().parents[1].parent / "shared" / "real"
+FOUND = 0.5  # squares: a corner this near its label counts as found
+MARGIN = 0.25  # the reader's crop margin, in squares (rectify.cell_crops)
+
+
+class Tally:
+    """Counts of (truth, read) pairs, and the figures asked of every set."""
+
+    def __init__(self) -> None:
+        self.pairs: Counter[tuple[str, str]] = Counter()
+
+    def add(self, truth: str, read: str, right: bool | None = None) -> None:
+        self.pairs[(truth, read if right is None or not right else truth)] += 1
+
+    def total(self, keep=lambda t: True) -> tuple[int, int]:
+        n = sum(k for (t, _), k in self.pairs.items() if keep(t))
+        ok = sum(k for (t, r), k in self.pairs.items() if keep(t) and t == r)
+        return ok, n
+
+    def figures(self) -> dict[str, object]:
+        right, n = self.total()
+        letters = self.total(lambda t: t.isalpha())
+        blanks = self.total(lambda t: t == "?")
+        read_empty = sum(k for (_, r), k in self.pairs.items() if r == ".")
+        empty_right = self.pairs[(".", ".")]
+        empties = self.total(lambda t: t == ".")
+        per_class = {c: self.total(lambda t, c=c: t == c) for c in CLASSES}
+        return {
+            "squares": [right, n],
+            "letters": list(letters),
+            "blanks": list(blanks),
+            "empty_precision": [empty_right, read_empty],
+            "empty_recall": list(empties),
+            "per_class": {c: list(v) for c, v in per_class.items() if v[1]},
+            "confusions": [[t, r, k] for (t, r), k in self.pairs.most_common() if t != r][:12],
+        }
+
+
+def _share(pair) -> str:
+    ok, n = pair
+    return f"{ok}/{n} ({100 * ok / n:.1f}%)" if n else "-"
+
+
+# ---------------------------------------------------------------- whole boards
+
+
+def board_truth(label: dict) -> tuple[np.ndarray, dict[int, str]]:
+    """[225] labels row-major as read upright, and the other_tiles squares with their kind."""
+    rows = np.array([list(r) for r in label["rows"]]).ravel()
+    other = {t["row"] * 15 + t["col"]: t["kind"] for t in label.get("other_tiles", [])}
+    return rows, other
+
+
+def corner_error(found: np.ndarray, truth: np.ndarray) -> float:
+    """Largest corner distance in squares, corners matched in the best of the eight orders."""
+    cell = cell_size_px(truth)
+    orders = [np.roll(np.arange(4), k) for k in range(4)]
+    orders += [o[::-1] for o in orders]
+    return min(float(np.linalg.norm(found[o] - truth, axis=1).max()) / cell for o in orders)
+
+
+def score_board(tally: Tally, truth: np.ndarray, other: dict[int, str], read: list[str]) -> int:
+    """Add a board's squares to the tally; return how many were wrong."""
+    flat = "".join(read)
+    wrong = 0
+    for i, want in enumerate(truth):
+        got = flat[i]
+        kind = other.get(i)
+        if kind == "blank":
+            want = "?"
+        right = got == want or (kind is not None and kind != "blank" and got in "?.")
+        tally.add(want, got, right)
+        wrong += not right
+    return wrong
+
+
+def read_photo(clf: TileClassifier, image: np.ndarray, corners: np.ndarray | None):
+    from tilecast.commands.readboard import rows_of
+
+    reader = BoardReader(clf, corners)
+    reading = reader.read(image)
+    if reading is None:
+        return None, None, getattr(reader, "why", "not found")
+    return rows_of(reading.probs), reading.corners, None
+
+
+def eval_boards(folder: Path, clf: TileClassifier, report: dict) -> None:
+    photos = sorted(p for p in folder.iterdir() if p.suffix.lower() in (".jpg", ".png", ".jpeg"))
+    auto, given = Tally(), Tally()
+    rows, errors, perfect, perfect_given, found = [], [], 0, 0, 0
+    for photo in photos:
+        label = json.loads(photo.with_suffix(".json").read_text())
+        truth, other = board_truth(label)
+        c = label["corners_approx"]
+        true_corners = np.float32([c[k] for k in ("tl", "tr", "br", "bl")])
+        image = cv2.imread(str(photo), cv2.IMREAD_COLOR)
+        t0 = time.perf_counter()
+        read, corners, why = read_photo(clf, image, None)
+        seconds = time.perf_counter() - t0
+        if read is None:
+            err, wrong = float("inf"), None
+            score_board(auto, truth, other, ["." * 15] * 15)
+        else:
+            err = corner_error(corners, true_corners)
+            wrong = score_board(auto, truth, other, read)
+        errors.append(err)
+        found += err <= FOUND
+        perfect += wrong == 0
+        read_g, _, _ = read_photo(clf, image, true_corners)
+        wrong_g = score_board(given, truth, other, read_g)
+        perfect_given += wrong_g == 0
+        rows.append({"photo": photo.name, "corner_error": None if read is None else round(err, 3),
+                     "wrong": wrong, "wrong_at_labelled_corners": wrong_g,
+                     "not_found": why, "seconds": round(seconds, 2)})
+    finite = np.array([e for e in errors if np.isfinite(e)])
+    report["boards-dev"] = {
+        "photos": len(photos),
+        "found": found,
+        "median_corner_error": float(np.median(finite)) if len(finite) else None,
+        "worst_corner_error": float(max(errors)) if errors else None,
+        "perfect": perfect,
+        "read": auto.figures(),
+        "perfect_at_labelled_corners": perfect_given,
+        "read_at_labelled_corners": given.figures(),
+        "photos_detail": rows,
+    }
+
+
+# ---------------------------------------------------------------- single-square crops
+
+
+def as_reader_crop(crop: np.ndarray) -> np.ndarray:
+    """A crop of one square, as the reader's crop of it (CROP pixels, MARGIN each side)."""
+    inner = int(round(CROP / (1 + 2 * MARGIN)))
+    square = cv2.resize(crop, (inner, inner), interpolation=cv2.INTER_AREA
+                        if crop.shape[0] > inner else cv2.INTER_LINEAR)
+    pad = CROP - inner
+    return cv2.copyMakeBorder(square, pad // 2, pad - pad // 2, pad // 2, pad - pad // 2,
+                              cv2.BORDER_REPLICATE)
+
+
+def eval_crops(folder: Path, clf: TileClassifier, group_of, report: dict, name: str) -> None:
+    index = list(csv.DictReader((folder / "index.csv").open()))
+    crops = [as_reader_crop(cv2.imread(str(folder / "images" / r["file"]), cv2.IMREAD_COLOR))
+             for r in index]
+    probs = np.concatenate([clf.predict(crops[i:i + 256]).probabilities
+                            for i in range(0, len(crops), 256)])
+    read = [CLASSES[k] for k in probs.argmax(1)]
+    tally, groups = Tally(), defaultdict(Tally)
+    for r, got in zip(index, read, strict=True):
+        tally.add(r["label"], got)
+        groups[group_of(r)].add(r["label"], got)
+    report[name] = {"crops": len(index), "read": tally.figures(),
+                    "groups": {g: t.figures()["squares"] for g, t in sorted(groups.items())}}
+
+
+# ---------------------------------------------------------------- report
+
+
+def print_report(report: dict, markdown: bool) -> None:
+    if "boards-dev" in report:
+        b = report["boards-dev"]
+        print(f"## boards-dev: {b['photos']} photos")
+        print(f"- found within {FOUND} square: {b['found']}/{b['photos']} (median corner error "
+              f"{b['median_corner_error']:.3f} squares, worst {b['worst_corner_error']:.3f})")
+        print(f"- read perfectly: {b['perfect']}/{b['photos']}; at the labelled corners "
+              f"{b['perfect_at_labelled_corners']}/{b['photos']}")
+        for key, title in (("read", "as read-board reads"),
+                           ("read_at_labelled_corners", "at the labelled corners")):
+            _print_figures(b[key], title, markdown)
+        print("\n| photo | corner error (squares) | squares wrong | at labelled corners | why not found |")
+        print("| --- | --- | --- | --- | --- |")
+        for r in b["photos_detail"]:
+            print(f"| {r['photo']} | {r['corner_error']} | {r['wrong']} | "
+                  f"{r['wrong_at_labelled_corners']} | {r['not_found'] or ''} |")
+    for name in ("tiles-dev", "tiles-964-dev"):
+        if name in report:
+            s = report[name]
+            print(f"\n## {name}: {s['crops']} crops")
+            _print_figures(s["read"], "no enrolment", markdown)
+            print("\n| group | right |\n| --- | --- |")
+            for g, pair in s["groups"].items():
+                print(f"| {g} | {_share(pair)} |")
+
+
+def _print_figures(f: dict, title: str, markdown: bool) -> None:
+    print(f"\n{title}: squares right {_share(f['squares'])}, letters right {_share(f['letters'])}"
+          f", blank recall {_share(f['blanks'])}, empty-square precision "
+          f"{_share(f['empty_precision'])}, recall {_share(f['empty_recall'])}")
+    per = f["per_class"]
+    print("\n| class | " + " | ".join(per) + " |")
+    print("| --- |" + " --- |" * len(per))
+    print("| right | " + " | ".join(f"{ok}/{n}" for ok, n in per.values()) + " |")
+    if f["confusions"]:
+        print("\nmost common confusions (truth -> read, count): " + ", ".join(
+            f"{t}->{r} {k}" for t, r, k in f["confusions"]))
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--real", type=Path, default=REAL, help="folder holding the sets")
+    ap.add_argument("--sets", nargs="+", default=["boards", "tiles", "tiles-964"],
+                    choices=["boards", "tiles", "tiles-964"])
+    ap.add_argument("--model", type=Path, help="tile classifier ONNX (default: the shipped one)")
+    ap.add_argument("--json", type=Path, help="also write the whole report here")
+    ap.add_argument("--markdown", action="store_true")
+    args = ap.parse_args()
+    if not args.real.is_dir():
+        print(f"real_eval: {args.real} not present (the real sets live beside the repo in "
+              "../shared/real); nothing measured", file=sys.stderr)
+        return 2
+    cv2.setNumThreads(1)
+    clf = TileClassifier.load(args.model)
+    report: dict = {}
+    if "boards" in args.sets:
+        eval_boards(args.real / "boards-dev", clf, report)
+    if "tiles" in args.sets:
+        eval_crops(args.real / "tiles-dev", clf, lambda r: r["group"], report, "tiles-dev")
+    if "tiles-964" in args.sets:
+        eval_crops(args.real / "tiles-964-dev", clf, lambda r: r["label"] if r["label"] in "?."
+                   else "letters", report, "tiles-964-dev")
+    print_report(report, args.markdown)
+    if args.json:
+        args.json.write_text(json.dumps(report, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
