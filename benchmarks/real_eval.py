@@ -1,4 +1,4 @@
-"""Measure reading on real photos and real tiles: ../shared/real (evaluation only, never trained on).
+"""Measure reading on real photos and tiles: ../shared/real (evaluation only, never trained on).
 
     .venv/bin/python benchmarks/real_eval.py                  # every set
     .venv/bin/python benchmarks/real_eval.py --sets boards    # boards-dev only
@@ -209,7 +209,8 @@ def print_report(report: dict, markdown: bool) -> None:
         for key, title in (("read", "as read-board reads"),
                            ("read_at_labelled_corners", "at the labelled corners")):
             _print_figures(b[key], title, markdown)
-        print("\n| photo | corner error (squares) | squares wrong | at labelled corners | why not found |")
+        print("\n| photo | corner error (squares) | squares wrong | at labelled corners "
+              "| why not found |")
         print("| --- | --- | --- | --- | --- |")
         for r in b["photos_detail"]:
             print(f"| {r['photo']} | {r['corner_error']} | {r['wrong']} | "

@@ -1,10 +1,15 @@
-"""Find the board's 15x15 playing area in a camera frame, with no markers.
+"""Find the board's 15x15 playing area in a camera frame, with no markers, in one direction:
 
-Two stages. A small network (models/locator.onnx, run by onnxruntime) looks at the frame
-shrunk to 256x160 and marks the playing area and its corners, which puts the corners within
-a fraction of a cell whatever the rotation, perspective, mirroring, lighting or hands. Then
-the grid lines themselves pin them down (vision.grid), and how clearly a 15x15 grid shows
-there decides whether to trust the fix at all.
+1. candidate outlines (vision.outlines): the network's and the frame's large quadrilaterals;
+2. lattice fit (vision.lattice): near each outline, where the grid's 16 + 16 evenly spaced
+   lines are, wherever the outline was (a margin, a title, a box in front);
+3. grid refinement (vision.grid): the lines pinned to the pixel, a fit a line off moved back;
+4. premium check (vision.premiums): how much of the squares' colours the premium layout
+   explains there, which only the true 15x15 window explains well;
+5. choice: the candidate the premium layout fits best, among those whose grid shows clearly
+   and is not stretched; never the one nearest the network's guess.
+Each rejected candidate keeps its reason; BoardNotFound says them when none is left.
+Tracking (`track`) follows a known fix from frame to frame with stage 3 alone.
 
 Corner order, everywhere in tilecast.vision: clockwise as seen in the image, starting with
 the corner nearest the image's top-left pixel. Which of them is square 1A (and whether the
@@ -13,24 +18,18 @@ feed is mirrored) is decided later, from the tiles.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from functools import lru_cache
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import cv2
 import numpy as np
-import onnxruntime as ort
 
 from .grid import GridFit, grid_contrast, refine_to_grid, smooth_for_grid
-from .rectify import cell_size_px
-
-INPUT_W, INPUT_H = 256, 160  # network input; frames are letterboxed into it
-OUTPUT_STRIDE = 2  # the network's maps are half the input's size
-ZOOM_BELOW = 0.5  # look again when the board's side is under this share of the input height
-ZOOM_FILL = 0.85  # ... with the board's bounding box filling this share of the input
-_SNAP_RADIUS = 3.0  # map pixels from the outline's corner to a corner peak
-_CLEAR_PEAK = 0.7  # a peak this high marks a visible corner
-DEFAULT_MODEL = Path(__file__).resolve().parents[1] / "models" / "locator.onnx"
+from .lattice import PX, combs, edge_profiles, lattice_outlines
+from .outlines import DEFAULT_MODEL, candidate_outlines
+from .outlines import order_corners as order_corners
+from .premiums import layout_agreement, square_colours
+from .rectify import cell_size_px, warp_board
 
 
 class BoardNotFound(Exception):
@@ -41,10 +40,10 @@ class BoardNotFound(Exception):
 class LocateConfig:
     model_path: Path = DEFAULT_MODEL
     threads: int = 1  # onnxruntime threads; the app reads several cameras on few cores
-    peak_threshold: float = 0.3  # corner heatmap height that counts as a peak
-    min_contrast: float = 1.5  # grid-line edge strength over off-line strength, to accept
-    max_shift: float = 2.5  # cells a refined corner may move from the network's guess
-    track_shift: float = 1.0  # ... and from the fix being followed
+    min_contrast: float = 1.3  # grid-line edge strength over off-line strength, to accept
+    min_agreement: float = 0.08  # share of the squares' colour variance the layout explains
+    track_shift: float = 1.0  # cells a tracked corner may move from the fix being followed
+    stretch: float = 0.07  # a grid whose lines repeat at a pitch this far from 1 is stretched
 
 
 @dataclass(frozen=True)
@@ -55,19 +54,154 @@ class BoardFix:
     quality: float  # 0-1: how clearly a 15x15 grid shows there; under about 0.5, doubtful
 
 
-def order_corners(points: np.ndarray) -> np.ndarray:
-    """Clockwise as seen in the image, from the point nearest the image's top-left."""
-    pts = np.asarray(points, np.float32).reshape(4, 2)
-    centre = pts.mean(0)
-    pts = pts[np.argsort(np.arctan2(pts[:, 1] - centre[1], pts[:, 0] - centre[0]))]
-    return np.roll(pts, -int(np.argmin((pts**2).sum(1))), axis=0)
+@dataclass(frozen=True)
+class Candidate:
+    """One fitted candidate and what was judged of it."""
+
+    source: str
+    corners: np.ndarray = field(repr=False)
+    contrast: float
+    lines: int
+    agreement: float
+    rejected: str  # '' when accepted
 
 
 def locate_board(image: np.ndarray, cfg: LocateConfig | None = None) -> BoardFix:
-    """Find the playing area in a BGR frame, or raise BoardNotFound."""
+    """Find the playing area in a BGR frame, or raise BoardNotFound saying why."""
     cfg = cfg or LocateConfig()
-    coarse, confidence = _coarse_corners(image, cfg)
-    return _refined_fix(image, order_corners(coarse), confidence, cfg, cfg.max_shift)
+    candidates = fitted_candidates(image, cfg)
+    accepted = [c for c in candidates if not c.rejected]
+    if not accepted:
+        raise BoardNotFound(_reasons(candidates))
+    best = max(accepted, key=lambda c: c.agreement)
+    return BoardFix(best.corners, _quality(best))
+
+
+def fitted_candidates(image: np.ndarray, cfg: LocateConfig | None = None) -> list[Candidate]:
+    """The candidates the stages produce for a frame, fitted and judged, in the order made.
+
+    The search runs on the frame shrunk to about WORK_PX pixels a square (the grid is found as
+    well there, at a fraction of the cost); the chosen fit is pinned down again at full size.
+    It stops at the first candidate whose premium agreement is CONVINCING (most frames: the
+    network's own outline), since no misplaced grid comes near that."""
+    cfg = cfg or LocateConfig()
+    outlines = candidate_outlines(image, cfg.model_path, cfg.threads)
+    if not outlines:
+        return []
+    scale = min(1.0, WORK_PX / max(cell_size_px(o.corners) for o in outlines))
+    small = image if scale == 1.0 else cv2.resize(image, None, fx=scale, fy=scale,
+                                                  interpolation=cv2.INTER_AREA)
+    gray = _gray(small)
+    out: list[Candidate] = []
+
+    def convinced() -> bool:
+        return any(c.agreement >= CONVINCING and not c.rejected for c in out)
+
+    for outline in outlines:
+        start = _scaled(outline.corners, scale)
+        out.append(_judge(small, outline.source, start, cfg))
+        if convinced():
+            break
+        for _, corners in lattice_outlines(small, start):
+            if not any(_same(corners, c.corners) for c in out):
+                out.append(_judge(small, f"{outline.source}, lattice", corners, cfg))
+        if convinced():
+            break
+    else:
+        out += _again(small, out, cfg)
+    _check_stretch(out, gray, cfg)
+    return [_at_full_size(image, c, scale) for c in out]
+
+
+AGAIN = 3  # the best candidates whose lattice is searched again from their own fit
+
+
+def _again(image: np.ndarray, candidates: list[Candidate], cfg: LocateConfig
+           ) -> list[Candidate]:
+    """The best candidates' lattices found again from their fits: an outline in the wrong
+    perspective can give a lattice skewed at one corner, which a second search from the
+    nearly right fit straightens."""
+    best = sorted((c for c in candidates if not c.rejected), key=lambda c: -c.agreement)
+    more: list[Candidate] = []
+    for c in best[:AGAIN]:
+        found = lattice_outlines(image, c.corners, keep=1)
+        if found and not any(_same(found[0][1], o.corners) for o in candidates + more):
+            more.append(_judge(image, f"{c.source}, again", found[0][1], cfg))
+    return more
+
+
+WORK_PX = 24  # pixels a square the search runs at
+CONVINCING = 0.35  # premium agreement that no misplaced grid came near on any real photo
+
+
+def _scaled(corners: np.ndarray, scale: float) -> np.ndarray:
+    """Corners in an image resized by `scale` (pixel centres kept)."""
+    return ((np.asarray(corners, np.float32) + 0.5) * scale - 0.5).astype(np.float32)
+
+
+def _at_full_size(image: np.ndarray, c: Candidate, scale: float) -> Candidate:
+    """A candidate found on the shrunk frame, its corners put back on the full one (the
+    accepted ones refined there once more)."""
+    if scale == 1.0:
+        return c
+    corners = _scaled(c.corners, 1 / scale)
+    if not c.rejected:
+        corners = _refine(image, corners, shifts=False).corners
+    return replace(c, corners=corners)
+
+
+def _check_stretch(candidates: list[Candidate], gray: np.ndarray, cfg: LocateConfig) -> None:
+    """Reject, best first, the accepted candidates whose grid is stretched, until one is not
+    (the others cannot be chosen, so they need no check)."""
+    for i in sorted(range(len(candidates)), key=lambda i: -candidates[i].agreement):
+        c = candidates[i]
+        if c.rejected:
+            continue
+        pitch = stretched(gray, c.corners, cfg.stretch)
+        if pitch is None:
+            return
+        candidates[i] = replace(c, rejected=f"grid stretched: its lines repeat every "
+                                f"{pitch:.2f} squares")
+
+
+def _same(a: np.ndarray, b: np.ndarray) -> bool:
+    return float(np.abs(a - b).max()) < 0.2 * cell_size_px(b)
+
+
+def _judge(image: np.ndarray, source: str, start: np.ndarray, cfg: LocateConfig) -> Candidate:
+    fit = _refine(image, np.asarray(start, np.float32))
+    agreement = layout_agreement(square_colours(image, fit.corners))
+    why = ""
+    if fit.contrast < cfg.min_contrast:
+        why = f"grid contrast {fit.contrast:.2f}, needs {cfg.min_contrast}"
+    elif agreement < cfg.min_agreement:
+        why = f"premium layout explains {agreement:.2f} of the colours, needs {cfg.min_agreement}"
+    return Candidate(source, fit.corners, fit.contrast, fit.lines, agreement, why)
+
+
+def stretched(gray: np.ndarray, corners: np.ndarray, tolerance: float) -> float | None:
+    """The pitch, in squares, at which the grid's lines really repeat when that is not 1 (a
+    fit that maps 18 squares onto 15, say), else None."""
+    view = warp_board(smooth_for_grid(gray, corners).astype(np.float32), corners, PX, 0.0)
+    cols, rows = edge_profiles(view, 0, view.shape[0])
+    for profile in (cols, rows):
+        best = combs(np.pad(profile, 3 * PX, mode="reflect"), 1, (0.75, 1.1))
+        if best and abs(best[0].pitch / PX - 1) > tolerance:
+            return best[0].pitch / PX
+    return None
+
+
+def _quality(c: Candidate) -> float:
+    q = min(1.0, (c.contrast - 1.0) / 4.0) * min(1.0, c.lines / 28) * min(1.0, c.agreement / 0.3)
+    return float(np.clip(q, 0.0, 1.0))
+
+
+def _reasons(candidates: list[Candidate]) -> str:
+    if not candidates:
+        return "no board-like outline in the frame"
+    lines = sorted(candidates, key=lambda c: -c.agreement)[:3]
+    return "no 15x15 grid with the premium layout: " + "; ".join(
+        f"{c.source}: {c.rejected}" for c in lines)
 
 
 def track(image: np.ndarray, previous: BoardFix, cfg: LocateConfig | None = None) -> BoardFix:
@@ -78,26 +212,16 @@ def track(image: np.ndarray, previous: BoardFix, cfg: LocateConfig | None = None
     place (the board moved too far, or a hand hides too much of it): call locate_board() then.
     """
     cfg = cfg or LocateConfig()
-    return _refined_fix(image, previous.corners, 1.0, cfg, cfg.track_shift, shifts=False)
-
-
-def _refined_fix(
-    image: np.ndarray,
-    corners: np.ndarray,
-    confidence: float,
-    cfg: LocateConfig,
-    max_shift: float,
-    shifts: bool = True,
-) -> BoardFix:
-    fit = _refine(image, np.asarray(corners, np.float32), shifts)
-    cell = cell_size_px(fit.corners)
-    shift = float(np.linalg.norm(fit.corners - corners, axis=1).max()) / cell
-    if fit.contrast < cfg.min_contrast or shift > max_shift:
+    fit = _refine(image, previous.corners, shifts=False)
+    shift = float(np.linalg.norm(fit.corners - previous.corners, axis=1).max())
+    shift /= cell_size_px(fit.corners)
+    if fit.contrast < cfg.min_contrast or shift > cfg.track_shift:
         raise BoardNotFound(
-            f"no 15x15 grid where the board should be (grid contrast {fit.contrast:.2f}, "
-            f"needs {cfg.min_contrast}; corners moved {shift:.2f} cells, at most {max_shift})"
+            f"the grid no longer shows where the board was (grid contrast {fit.contrast:.2f}, "
+            f"needs {cfg.min_contrast}; corners moved {shift:.2f} squares, at most "
+            f"{cfg.track_shift})"
         )
-    quality = confidence * min(1.0, (fit.contrast - 1.0) / 4.0) * min(1.0, fit.lines / 28)
+    quality = min(1.0, (fit.contrast - 1.0) / 4.0) * min(1.0, fit.lines / 28)
     return BoardFix(fit.corners, float(np.clip(quality, 0.0, 1.0)))
 
 
@@ -105,6 +229,10 @@ def grid_evidence(image: np.ndarray, corners: np.ndarray) -> float:
     """How clearly a 15x15 grid shows exactly at `corners` (the contrast a fit there has)."""
     smoothed, local, _, _ = _crop(image, np.asarray(corners, np.float32))
     return grid_contrast(smoothed, local)
+
+
+def _gray(image: np.ndarray) -> np.ndarray:
+    return image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
 
 
 def _refine(image: np.ndarray, corners: np.ndarray, shifts: bool = True) -> GridFit:
@@ -116,7 +244,7 @@ def _refine(image: np.ndarray, corners: np.ndarray, shifts: bool = True) -> Grid
 
 def _crop(image: np.ndarray, corners: np.ndarray):
     """(smoothed grey crop, corners in it, its offset, the colour crop) around the board."""
-    gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    gray = _gray(image)
     pad = 2.0 * cell_size_px(corners)
     x0, y0 = np.maximum(np.floor(corners.min(0) - pad), 0).astype(int)
     x1, y1 = np.ceil(corners.max(0) + pad).astype(int)
@@ -124,159 +252,3 @@ def _crop(image: np.ndarray, corners: np.ndarray):
     local = corners - offset
     return smooth_for_grid(gray[y0:y1, x0:x1], local), local, offset, image[y0:y1, x0:x1]
 
-
-@lru_cache(maxsize=4)
-def _session(path: Path, threads: int) -> ort.InferenceSession:
-    if not path.is_file():
-        raise FileNotFoundError(f"{path} missing: train it with models/train_locator.py")
-    options = ort.SessionOptions()
-    options.intra_op_num_threads = threads
-    options.inter_op_num_threads = 1
-    return ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
-
-
-def _coarse_corners(image: np.ndarray, cfg: LocateConfig) -> tuple[np.ndarray, float]:
-    """Corners to within a fraction of a cell, in image pixels, and the network's confidence.
-
-    A board that fills little of the frame (a far camera, a portrait frame) is looked at a
-    second time, zoomed to the size the network knows best.
-    """
-    h, w = image.shape[:2]
-    scale = min(INPUT_W / w, INPUT_H / h)
-    corners, confidence = _run_network(image, scale, np.zeros(2), cfg)
-    if cell_size_px(corners) * 15 * scale < ZOOM_BELOW * INPUT_H:
-        lo, hi = corners.min(0), corners.max(0)
-        zoom = ZOOM_FILL * min(INPUT_W / (hi - lo)[0], INPUT_H / (hi - lo)[1])
-        origin = (lo + hi) / 2 * zoom - np.float32([INPUT_W, INPUT_H]) / 2
-        try:
-            corners, confidence = _run_network(image, zoom, origin, cfg)
-        except BoardNotFound:
-            pass  # keep the first look
-    return corners, confidence
-
-
-def _run_network(
-    image: np.ndarray, scale: float, origin: np.ndarray, cfg: LocateConfig
-) -> tuple[np.ndarray, float]:
-    """Run the network on the window at `origin` of the image resized by `scale`."""
-    h, w = image.shape[:2]
-    x0, y0 = np.floor(np.maximum(origin / scale, 0)).astype(int)
-    x1 = min(w, int(np.ceil((origin[0] + INPUT_W) / scale)))
-    y1 = min(h, int(np.ceil((origin[1] + INPUT_H) / scale)))
-    size = (min(INPUT_W, round((x1 - x0) * scale)), min(INPUT_H, round((y1 - y0) * scale)))
-    crop = image[y0:y1, x0:x1]
-    small = cv2.resize(crop, size, interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
-    if small.ndim == 2:
-        small = cv2.cvtColor(small, cv2.COLOR_GRAY2BGR)
-    fx, fy = size[0] / crop.shape[1], size[1] / crop.shape[0]
-    ox, oy = np.clip(np.round(np.float32([x0, y0]) * scale - origin), 0, None).astype(int)
-    frame = np.zeros((INPUT_H, INPUT_W, 3), np.float32)
-    frame[oy : oy + size[1], ox : ox + size[0]] = (
-        small[: INPUT_H - oy, : INPUT_W - ox] / 255.0 - 0.5
-    )
-    session = _session(Path(cfg.model_path), cfg.threads)
-    logits = session.run(None, {"image": frame.transpose(2, 0, 1)[None]})[0][0]
-    maps = 1.0 / (1.0 + np.exp(-logits))
-    quad, confidence = _decode(maps[0], maps[1], cfg.peak_threshold)
-    # input pixel -> crop pixel (cv2.resize puts pixel centres at +0.5) -> image pixel
-    inside = quad * OUTPUT_STRIDE - np.float32([ox, oy])
-    return (inside + 0.5) / np.float32([fx, fy]) - 0.5 + np.float32([x0, y0]), confidence
-
-
-def _decode(mask: np.ndarray, heat: np.ndarray, threshold: float) -> tuple[np.ndarray, float]:
-    """Quadrilateral from the maps, in map pixels, and a 0-1 confidence.
-
-    The area's outline gives a quadrilateral that survives a hidden corner (its sides are
-    fitted to the visible outline); each of its corners is replaced by a clear corner peak
-    near it, which is more precise. A hidden corner leaves only weak, scattered peaks.
-    """
-    area = _area_quad(mask)
-    if area is None:
-        raise BoardNotFound("no board-like area in the frame")
-    peaks = _peaks(heat, threshold)
-    quad, heights = area.copy(), []
-    for i, corner in enumerate(area):
-        near = peaks[np.linalg.norm(peaks[:, :2] - corner, axis=1) < _SNAP_RADIUS]
-        if len(near) and near[0, 2] >= _CLEAR_PEAK:
-            quad[i] = near[0, :2]
-            heights.append(float(near[0, 2]))
-        else:
-            heights.append(0.5)
-    return quad, float(np.mean(heights))
-
-
-def _peaks(heat: np.ndarray, threshold: float) -> np.ndarray:
-    """Local maxima above threshold as rows (x, y, height), highest first, sub-pixel."""
-    local_max = (heat == cv2.dilate(heat, np.ones((5, 5), np.uint8))) & (heat > threshold)
-    ys, xs = np.nonzero(local_max)
-    rows = []
-    for x, y in zip(xs, ys, strict=True):
-        y0, y1, x0, x1 = max(0, y - 2), y + 3, max(0, x - 2), x + 3
-        patch = heat[y0:y1, x0:x1]
-        gy, gx = np.mgrid[y0 : y0 + patch.shape[0], x0 : x0 + patch.shape[1]]
-        weight = patch.sum()
-        rows.append(((gx * patch).sum() / weight, (gy * patch).sum() / weight, heat[y, x]))
-    rows.sort(key=lambda r: -r[2])
-    return np.float32(rows).reshape(-1, 3)
-
-
-def _area_quad(mask: np.ndarray) -> np.ndarray | None:
-    """Quadrilateral fitted to the largest area: hull corners, sides refitted to the outline."""
-    binary = (mask > 0.5).astype(np.uint8)
-    contours, _ = cv2.findContours(binary, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-    if not contours:
-        return None
-    outline = max(contours, key=cv2.contourArea)
-    if cv2.contourArea(outline) < 0.02 * mask.size:
-        return None
-    hull = cv2.convexHull(outline)
-    perimeter = cv2.arcLength(hull, True)
-    approx = hull
-    for eps in np.linspace(0.01, 0.1, 10):
-        approx = cv2.approxPolyDP(hull, eps * perimeter, True)
-        if len(approx) <= 4:
-            break
-    if len(approx) != 4:
-        approx = cv2.boxPoints(cv2.minAreaRect(hull))
-    quad = order_corners(approx.reshape(4, 2))
-    return _refit_sides(quad, _densify(hull.reshape(-1, 2).astype(np.float32)))
-
-
-def _densify(polygon: np.ndarray) -> np.ndarray:
-    """Points every pixel along a closed polygon, so long edges weigh as much as they are long."""
-    ends = np.roll(polygon, -1, axis=0)
-    parts = [
-        a
-        + np.outer(
-            np.arange(max(1, int(np.linalg.norm(b - a)))) / max(1.0, np.linalg.norm(b - a)), b - a
-        )
-        for a, b in zip(polygon, ends, strict=True)
-    ]
-    return np.concatenate(parts).astype(np.float32)
-
-
-def _refit_sides(quad: np.ndarray, outline: np.ndarray) -> np.ndarray:
-    """Fit each side to the outline points along its middle and intersect neighbouring sides."""
-    lines = []
-    for i in range(4):
-        a, b = quad[i], quad[(i + 1) % 4]
-        d = b - a
-        length = float(np.linalg.norm(d))
-        t = (outline - a) @ d / length**2
-        normal = np.array([-d[1], d[0]]) / length
-        near = (t > 0.15) & (t < 0.85) & (np.abs((outline - a) @ normal) < 0.05 * length)
-        if near.sum() < 2:
-            lines.append((a, d / length))
-            continue
-        vx, vy, x0, y0 = cv2.fitLine(outline[near], cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
-        lines.append((np.array([x0, y0]), np.array([vx, vy])))
-    refined = []
-    for i in range(4):
-        (p, u), (q, v) = lines[i - 1], lines[i]
-        matrix = np.array([u, -v]).T
-        if abs(np.linalg.det(matrix)) < 1e-6:
-            refined.append(quad[i])
-            continue
-        s = np.linalg.solve(matrix, q - p)[0]
-        refined.append(p + s * u)
-    return np.float32(refined)

@@ -59,9 +59,11 @@ def square_colours(image: np.ndarray, corners: np.ndarray) -> np.ndarray:
 
 def layout_agreement(colours: np.ndarray, shift: tuple[int, int] = (0, 0)) -> float:
     """Share of the squares' colour variance that the premium layout explains (0-1), with
-    the layout moved by `shift` = (du, dv) whole squares."""
+    the layout moved by `shift` = (du, dv) whole squares. `colours` covers the playing area
+    and the same number of squares around it on every side (one, for square_colours)."""
     du, dv = shift
-    squares = colours[1 + dv : 1 + dv + SIZE, 1 + du : 1 + du + SIZE].reshape(SIZE * SIZE, -1)
+    m = (colours.shape[0] - SIZE) // 2
+    squares = colours[m + dv : m + dv + SIZE, m + du : m + du + SIZE].reshape(SIZE * SIZE, -1)
     total = float(((squares - squares.mean(0)) ** 2).sum())
     if total <= 1e-6:
         return 0.0
