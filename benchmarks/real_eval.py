@@ -121,7 +121,7 @@ def read_photo(clf: TileClassifier, image: np.ndarray, corners: np.ndarray | Non
     reader = BoardReader(clf, corners)
     reading = reader.read(image)
     if reading is None:
-        return None, None, getattr(reader, "why", "not found")
+        return None, None, reader.why
     return rows_of(reading.probs), reading.corners, None
 
 

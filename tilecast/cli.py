@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 
 # Each module defines `register(subparsers)`, which adds its parser and sets `func`.
@@ -21,8 +22,35 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
-    return int(args.func(args) or 0)
+    args = build_parser().parse_args(_joined_values(sys.argv[1:] if argv is None else argv))
+    try:
+        status = int(args.func(args) or 0)
+        sys.stdout.flush()
+        return status
+    except BrokenPipeError:
+        # The reader of our output went away (`tilecast read-board ... | head`): not an error.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
+
+
+VALUE_OPTIONS = ("--corners",)  # options whose value may start with a minus sign
+
+
+def _joined_values(argv: list[str]) -> list[str]:
+    """`--corners -5,10,...` as `--corners=-5,10,...`: argparse takes a value that starts with
+    '-' and is not a plain number for another option."""
+    out: list[str] = []
+    i = 0
+    while i < len(argv):
+        if argv[i] in VALUE_OPTIONS and i + 1 < len(argv) and argv[i + 1].startswith("-") \
+                and argv[i + 1][1:2].isdigit():
+            out.append(f"{argv[i]}={argv[i + 1]}")
+            i += 2
+            continue
+        out.append(argv[i])
+        i += 1
+    return out
 
 
 if __name__ == "__main__":

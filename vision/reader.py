@@ -110,6 +110,7 @@ class BoardReader:
         self.manual = None if corners is None else np.asarray(corners, np.float32)
         self.cell_px, self.crop = cell_px, crop
         self.fix: BoardFix | None = None
+        self.why = ""  # why the last frame gave no reading ('' when it gave one)
         self.votes = np.zeros(8)  # tiles seen in each (mirrored, quarter turn) orientation
         if view is not None:  # resuming: the view decided before stands
             self.votes[view] = 1e9
@@ -197,9 +198,11 @@ class BoardReader:
         """The frame's reading, or None when no board can be found in it."""
         try:
             corners, view = self._corners(frame)
-        except BoardNotFound:
+        except BoardNotFound as exc:
             self._previous = None
+            self.why = str(exc)
             return None
+        self.why = ""
         if view is None:
             view = small_view(frame, corners)
         motion = motion_score(self._previous, view)

@@ -82,3 +82,37 @@ def cell_crops(
             crops.shape[1:]
         )
     return crops
+
+
+def corners_from_points(points: np.ndarray, size: tuple[int, int] | None = None) -> np.ndarray:
+    """Four corners of the playing area given in any order, as the order used everywhere in
+    tilecast.vision (clockwise as seen, from the one nearest the image's top-left), or a
+    ValueError saying what is wrong with them: not finite, not a convex four-sided area (three
+    in a line, one inside the others), too small to hold 15 squares, or (given the image's
+    (width, height)) outside the image."""
+    pts = np.asarray(points, np.float64).reshape(4, 2)
+    if not np.isfinite(pts).all():
+        raise ValueError("corners must be finite numbers")
+    if size is not None:
+        w, h = size
+        outside = (pts < -0.5).any(1) | (pts[:, 0] > w - 0.5) | (pts[:, 1] > h - 0.5)
+        if outside.any():
+            x, y = pts[int(np.argmax(outside))]
+            raise ValueError(f"corner ({x:g}, {y:g}) lies outside the {w}x{h} image")
+    hull = cv2.convexHull(pts.astype(np.float32)).reshape(-1, 2)
+    if len(hull) < 3:
+        raise ValueError("corners do not form a four-sided area (they lie on a line)")
+    if len(hull) < 4:
+        raise ValueError("corners do not form a four-sided area (one lies inside the others)")
+    centre = pts.mean(0)
+    ordered = pts[np.argsort(np.arctan2(pts[:, 1] - centre[1], pts[:, 0] - centre[0]))]
+    sides = np.roll(ordered, -1, 0) - ordered
+    turns = sides[:, 0] * np.roll(sides, -1, 0)[:, 1] - sides[:, 1] * np.roll(sides, -1, 0)[:, 0]
+    lengths = np.linalg.norm(sides, axis=1)
+    if (np.abs(turns) < 0.02 * lengths * np.roll(lengths, -1)).any():
+        raise ValueError("corners do not form a four-sided area (three lie on a line)")
+    if lengths.min() < SIZE * 2:
+        raise ValueError(f"corners are {lengths.min():.0f} pixels apart: too close for 15 "
+                         "squares")
+    start = int(np.argmin((ordered**2).sum(1)))
+    return np.roll(ordered, -start, axis=0).astype(np.float32)

@@ -10,6 +10,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from tilecast.commands.args import CORNERS_HELP, corners_arg
 from tilecast.config import load_tileset
 from tilecast.vision.classify import TileClassifier
 from tilecast.vision.enroll import enroll_board
@@ -27,24 +28,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         "1 when a tile is missing, extra or out of place (the prototypes are saved anyway).",
     )
     p.add_argument("image", type=Path, metavar="IMAGE")
-    p.add_argument("--corners", type=_corners, metavar="X1,Y1,...,X4,Y4",
-                   help="the playing area's corners in pixels, in order around the board "
-                   "(either way round, from any corner); found automatically if left out")
+    p.add_argument("--corners", type=corners_arg, metavar="X1,Y1,...", help=CORNERS_HELP)
     p.add_argument("-o", "--output", type=Path, default=Path("tileset.npz"),
                    help="where to save the prototypes (default tileset.npz)")
     p.add_argument("--model", type=Path, help="tile classifier ONNX (default: the shipped one)")
     p.add_argument("--tileset", default="english", help="tile set name or TOML path")
     p.set_defaults(func=run_enroll)
-
-
-def _corners(text: str) -> np.ndarray:
-    try:
-        values = [float(v) for v in text.split(",")]
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(f"not numbers: {text!r}") from exc
-    if len(values) != 8:
-        raise argparse.ArgumentTypeError(f"need 8 numbers (4 corners), got {len(values)}")
-    return np.array(values, np.float32).reshape(4, 2)
 
 
 def board_cells(image: np.ndarray, corners: np.ndarray) -> list[np.ndarray]:

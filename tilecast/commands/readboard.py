@@ -8,13 +8,14 @@ import sys
 
 import numpy as np
 
-from tilecast.engine.infer import CLASSES, EMPTY_CLASS
+from tilecast.commands.args import CORNERS_HELP, corners_arg
+from tilecast.engine.infer import CLASSES
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("read-board", help="read every square of a board photo")
     p.add_argument("image", help="photo or video frame (any format OpenCV reads)")
-    p.add_argument("--corners", help="x1,y1,...,x4,y4 of the playing area (skips localisation)")
+    p.add_argument("--corners", type=corners_arg, metavar="X1,Y1,...", help=CORNERS_HELP)
     p.add_argument("--tileset", dest="enrolled", help="enrolled tile set (.npz from enroll)")
     p.add_argument("--json", action="store_true", help="rows, corners, confidences as JSON")
     p.set_defaults(func=run)
@@ -29,18 +30,27 @@ def rows_of(probs: np.ndarray) -> list[str]:
 def run(args: argparse.Namespace) -> int:
     import cv2
 
-    from tilecast.commands.record import corners_arg
     from tilecast.vision import TileClassifier
     from tilecast.vision.reader import BoardReader
+    from tilecast.vision.rectify import corners_from_points
 
     image = cv2.imread(args.image, cv2.IMREAD_COLOR)
     if image is None:
         print(f"tilecast read-board: cannot read image {args.image}", file=sys.stderr)
         return 2
+    corners = args.corners
+    if corners is not None:
+        try:
+            corners = corners_from_points(corners, (image.shape[1], image.shape[0]))
+        except ValueError as exc:
+            print(f"tilecast read-board: --corners: {exc}", file=sys.stderr)
+            return 2
     clf = TileClassifier.load(tileset=args.enrolled)
-    reading = BoardReader(clf, corners_arg(args.corners)).read(image)
+    reader = BoardReader(clf, corners)
+    reading = reader.read(image)
     if reading is None:
-        print(f"tilecast read-board: no board found in {args.image}", file=sys.stderr)
+        print(f"tilecast read-board: no board found in {args.image}: {reader.why}",
+              file=sys.stderr)
         return 2
     rows = rows_of(reading.probs)
     if not args.json:
@@ -50,11 +60,11 @@ def run(args: argparse.Namespace) -> int:
     json.dump(
         {
             "rows": rows,
-            "corners": np.round(reading.corners, 1).tolist(),
+            "corners": [[round(float(v), 1) for v in point] for point in reading.corners],
             "confidence": confidence,
             "orientation": reading.orientation,
             "mirrored": reading.mirrored,
-            "tiles": int((reading.probs[:, EMPTY_CLASS] < 0.5).sum()),
+            "tiles": sum(len(r) - r.count(".") for r in rows),
         },
         sys.stdout,
     )

@@ -6,8 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-import numpy as np
-
+from tilecast.commands.args import CORNERS_HELP, corners_arg
 from tilecast.config import load_profile, load_tileset
 from tilecast.events import SessionInfo
 from tilecast.pluginmanager import plugin_manager
@@ -39,21 +38,9 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--events", type=Path, help="JSONL operator events (passes, exchanges, ...)")
     p.add_argument("--player1", default="Player 1")
     p.add_argument("--player2", default="Player 2")
-    p.add_argument("--corners", help="x1,y1,...,x4,y4 of the playing area (skips localisation)")
+    p.add_argument("--corners", type=corners_arg, metavar="X1,Y1,...", help=CORNERS_HELP)
     p.add_argument("--fps", type=float, default=6.0, help="frames per second to read")
     p.add_argument("--still", type=float, default=1.0, help="seconds still before a commit")
-
-
-def corners_arg(text: str | None) -> np.ndarray | None:
-    if not text:
-        return None
-    try:
-        values = [float(v) for v in text.split(",")]
-    except ValueError as exc:
-        raise SystemExit(f"--corners: not numbers: {text}") from exc
-    if len(values) != 8:
-        raise SystemExit(f"--corners needs 8 numbers (4 x,y pairs), got {len(values)}")
-    return np.float32(values).reshape(4, 2)
 
 
 def _session(args: argparse.Namespace, out_dir: Path, source: str) -> Session:
@@ -73,7 +60,7 @@ def _reader(args: argparse.Namespace, session: Session):
     from tilecast.vision.reader import BoardReader
 
     clf = TileClassifier.load(tileset=args.enrolled)
-    return BoardReader(clf, corners_arg(args.corners), view=session.camera_view)
+    return BoardReader(clf, args.corners, view=session.camera_view)
 
 
 def resumed_frames(spec: str, session: Session, fps: float, realtime: bool = False):
