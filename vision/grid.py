@@ -31,6 +31,7 @@ _MIN_LINES = 6  # per direction, for a homography worth trusting
 _LOCAL = 7  # cells around a corner that place it
 _SQUARE = np.float32([[0, 0], [SIZE, 0], [SIZE, SIZE], [0, SIZE]])
 _SHIFT_GAIN = 1.3  # a shifted layout must explain this much more of the colours to move
+_FLAT = 1.0  # edge strength below which a view counts as flat (no grid to contrast)
 
 
 @dataclass(frozen=True)
@@ -100,7 +101,7 @@ def _contrast(grid_pieces: tuple[np.ndarray, np.ndarray]) -> float:
         on += float(np.mean([pieces[int(round(p)) - 1 : int(round(p)) + 2].max(0) for p in pos]))
         half = pos[:-1] + CELL_PX / 2
         off += float(np.mean([pieces[int(round(p)) - 1 : int(round(p)) + 2].max(0) for p in half]))
-    return on / max(off, 1e-6)
+    return on / max(off, _FLAT)
 
 
 def _ridges(rect: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

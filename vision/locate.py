@@ -42,6 +42,7 @@ class LocateConfig:
     threads: int = 1  # onnxruntime threads; the app reads several cameras on few cores
     min_contrast: float = 1.3  # grid-line edge strength over off-line strength, to accept
     min_agreement: float = 0.08  # share of the squares' colour variance the layout explains
+    min_lines: int = 12  # grid lines (of 32) the last refinement pass must have found
     track_shift: float = 1.0  # cells a tracked corner may move from the fix being followed
     stretch: float = 0.07  # a grid whose lines repeat at a pitch this far from 1 is stretched
 
@@ -172,7 +173,9 @@ def _judge(image: np.ndarray, source: str, start: np.ndarray, cfg: LocateConfig)
     fit = _refine(image, np.asarray(start, np.float32))
     agreement = layout_agreement(square_colours(image, fit.corners))
     why = ""
-    if fit.contrast < cfg.min_contrast:
+    if fit.lines < cfg.min_lines:
+        why = f"{fit.lines} grid lines found, needs {cfg.min_lines}"
+    elif fit.contrast < cfg.min_contrast:
         why = f"grid contrast {fit.contrast:.2f}, needs {cfg.min_contrast}"
     elif agreement < cfg.min_agreement:
         why = f"premium layout explains {agreement:.2f} of the colours, needs {cfg.min_agreement}"

@@ -1,0 +1,112 @@
+"""The locator's stages on boards its network was not trained for: a printed margin that
+continues the grid, a rough outline squares off, a stretched fit, the reasons for a miss."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from tests.test_locate import PREMIUM_BGR, PX, max_error_cells
+from tilecast.engine.board import premium_name
+from tilecast.vision.lattice import lattice_outlines
+from tilecast.vision.locate import BoardNotFound, LocateConfig, fitted_candidates, locate_board
+from tilecast.vision.locate import stretched as stretched_pitch
+from tilecast.vision.rectify import board_to_image, cell_size_px, corners_from_points
+
+TRUTH = np.float32([[420, 120], [900, 140], [880, 620], [400, 600]])
+EXTRA = 3  # squares of plain printed grid around the playing area, as on framed boards
+
+
+def framed_board(rng: np.random.Generator) -> np.ndarray:
+    """A board whose plain grid runs EXTRA squares past the playing area on every side, with a
+    column of tiles in that margin (a "SCRABBLE" column), in a 1280x720 frame."""
+    n = 15 + 2 * EXTRA
+    side = n * PX + 2
+    board = np.full((side, side, 3), (60, 90, 110), np.uint8)
+    for r in range(n):
+        for c in range(n):
+            y, x = r * PX + 2, c * PX + 2
+            inside = EXTRA <= r < 15 + EXTRA and EXTRA <= c < 15 + EXTRA
+            kind = premium_name(r - EXTRA, c - EXTRA) if inside else ""
+            board[y:y + PX - 2, x:x + PX - 2] = PREMIUM_BGR.get(kind, (200, 230, 240))
+            if (inside and rng.random() < 0.2) or (c == 1 and 4 <= r < 12):
+                board[y + 3:y + PX - 5, x + 3:x + PX - 5] = (50, 80, 130)
+    lo, hi = EXTRA * PX + 1, (15 + EXTRA) * PX + 1
+    src = np.float32([[lo, lo], [hi, lo], [hi, hi], [lo, hi]])
+    frame = np.full((720, 1280, 3), (90, 100, 110), np.uint8)
+    h = cv2.getPerspectiveTransform(src, TRUTH)
+    cv2.warpPerspective(board, h, (1280, 720), frame, cv2.INTER_AREA, cv2.BORDER_TRANSPARENT)
+    return cv2.GaussianBlur(frame, (3, 3), 0.7)
+
+
+def outline_off_by(squares: float, stretch: float = 1.0) -> np.ndarray:
+    """The truth's outline grown by `squares` on every side and stretched across."""
+    unit = np.float32([[0, 0], [15, 0], [15, 15], [0, 15]])
+    grown = (unit - 7.5) * np.float32([stretch, 1.0]) * (15 + 2 * squares) / 15 + 7.5
+    return cv2.perspectiveTransform(grown[None], board_to_image(TRUTH))[0]
+
+
+def test_framed_board_is_found_inside_its_continued_grid():
+    fix = locate_board(framed_board(np.random.default_rng(1)))
+    assert max_error_cells(fix.corners, TRUTH) < 0.25
+
+
+@pytest.mark.parametrize("off", [2.0, 3.0, -1.5])
+def test_lattice_stage_finds_the_board_from_an_outline_squares_off(off):
+    image = framed_board(np.random.default_rng(2))
+    found = lattice_outlines(image, outline_off_by(off))
+    assert found, "no lattice near the outline"
+    agreement, corners = found[0]
+    assert max_error_cells(corners, TRUTH) < 0.3
+    assert agreement > 0.3
+    # the outline itself was never near: the comb, not closeness, placed the board
+    assert max_error_cells(outline_off_by(off), TRUTH) > 1.4
+
+
+def test_a_stretched_grid_is_told_apart():
+    gray = cv2.cvtColor(framed_board(np.random.default_rng(3)), cv2.COLOR_BGR2GRAY)
+    assert stretched_pitch(gray, TRUTH, 0.07) is None
+    pitch = stretched_pitch(gray, outline_off_by(0.0, stretch=18 / 15), 0.07)
+    assert pitch is not None and abs(pitch - 15 / 18) < 0.05
+
+
+def test_every_rejected_candidate_says_why():
+    image = np.full((720, 1280, 3), 140, np.uint8)
+    cv2.rectangle(image, (300, 100), (900, 650), (60, 60, 60), -1)  # a dark box, no grid
+    for candidate in fitted_candidates(image):
+        assert candidate.rejected
+    with pytest.raises(BoardNotFound, match="grid|outline|premium"):
+        locate_board(image)
+
+
+def test_strict_agreement_rejects_what_a_loose_one_accepts():
+    image = framed_board(np.random.default_rng(4))
+    accepted = [c for c in fitted_candidates(image) if not c.rejected]
+    best = max(c.agreement for c in accepted)
+    with pytest.raises(BoardNotFound, match="premium layout explains"):
+        locate_board(image, LocateConfig(min_agreement=best + 0.01))
+
+
+def test_corners_in_any_order_come_back_in_the_vision_order():
+    want = TRUTH
+    for order in ([0, 1, 2, 3], [3, 2, 1, 0], [0, 2, 1, 3], [2, 0, 3, 1]):
+        got = corners_from_points(TRUTH[order], (1280, 720))
+        assert np.array_equal(got, want)
+
+
+@pytest.mark.parametrize("points, message", [
+    ([[np.nan, 0], [10, 0], [10, 10], [0, 10]], "finite"),
+    ([[5, 5]] * 4, "line"),
+    ([[0, 0], [100, 0], [200, 0], [300, 0]], "line"),
+    ([[0, 0], [300, 0], [150, 40], [150, 300]], "inside"),
+    ([[0, 0], [20, 0], [20, 20], [0, 20]], "too close"),
+    ([[0, 0], [2000, 0], [300, 300], [0, 300]], "outside"),
+])
+def test_bad_corners_are_refused_with_the_reason(points, message):
+    with pytest.raises(ValueError, match=message):
+        corners_from_points(np.array(points, float), (1280, 720))
+
+
+def test_cell_size_of_the_drawn_frame():
+    assert 30 < cell_size_px(TRUTH) < 34
