@@ -36,6 +36,7 @@ import cv2
 import numpy as np
 
 from tilecast.vision.classify import CLASSES, TileClassifier
+from tilecast.vision.colour import PREMIUM_TYPE, centre_colours, weigh_by_colour
 from tilecast.vision.reader import CROP, BoardReader
 from tilecast.vision.rectify import cell_size_px
 
@@ -181,17 +182,31 @@ def as_reader_crop(crop: np.ndarray) -> np.ndarray:
 
 
 def eval_crops(folder: Path, clf: TileClassifier, group_of, report: dict, name: str) -> None:
+    """Each game's crops are read together, as the squares of one frame are: the colour check
+    (vision.colour) takes its references from that game's own sure readings. Premium types come
+    from the crops' row and column where the index gives them, else all squares are one pool.
+    The network alone, without the colour check, is reported beside."""
     index = list(csv.DictReader((folder / "index.csv").open()))
     crops = [as_reader_crop(cv2.imread(str(folder / "images" / r["file"]), cv2.IMREAD_COLOR))
              for r in index]
     probs = np.concatenate([clf.predict(crops[i:i + 256]).probabilities
                             for i in range(0, len(crops), 256)])
-    read = [CLASSES[k] for k in probs.argmax(1)]
-    tally, groups = Tally(), defaultdict(Tally)
-    for r, got in zip(index, read, strict=True):
-        tally.add(r["label"], got)
-        groups[group_of(r)].add(r["label"], got)
-    report[name] = {"crops": len(index), "read": tally.figures(),
+    colours = centre_colours(crops)
+    games = defaultdict(list)
+    for i, r in enumerate(index):
+        games[r.get("group", "")].append(i)
+    weighed = probs.copy()
+    for members in games.values():
+        rows = [index[i] for i in members]
+        types = (PREMIUM_TYPE[[int(r["row"]) * 15 + int(r["col"]) for r in rows]]
+                 if "row" in rows[0] else np.full(len(rows), ""))
+        weighed[members] = weigh_by_colour(probs[members], colours[members], types=types)
+    tally, alone, groups = Tally(), Tally(), defaultdict(Tally)
+    for r, got, net in zip(index, weighed.argmax(1), probs.argmax(1), strict=True):
+        tally.add(r["label"], CLASSES[got])
+        alone.add(r["label"], CLASSES[net])
+        groups[group_of(r)].add(r["label"], CLASSES[got])
+    report[name] = {"crops": len(index), "read": tally.figures(), "network": alone.figures(),
                     "groups": {g: t.figures()["squares"] for g, t in sorted(groups.items())}}
 
 
@@ -220,6 +235,7 @@ def print_report(report: dict, markdown: bool) -> None:
             s = report[name]
             print(f"\n## {name}: {s['crops']} crops")
             _print_figures(s["read"], "no enrolment", markdown)
+            _print_figures(s["network"], "the network alone (no colour check)", markdown)
             print("\n| group | right |\n| --- | --- |")
             for g, pair in s["groups"].items():
                 print(f"| {g} | {_share(pair)} |")

@@ -113,6 +113,10 @@ def _recut(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     inner = n / (1 + 2 * MARGIN_CELLS)
     side = inner * rng.uniform(0.9, 1.1)
     x0, y0 = (n - side) / 2 + rng.normal(0, 0.04 * inner, 2)
+    if rng.random() < 0.35:  # a grid cut off by a tilted camera: the tile half outside
+        a = rng.uniform(0, 2 * np.pi)
+        off = rng.uniform(0.15, 0.45) * inner
+        x0, y0 = x0 + off * np.cos(a), y0 + off * np.sin(a)
     m = np.float32([[1, 0, -x0], [0, 1, -y0]])
     square = cv2.warpAffine(img, m, (int(round(side)), int(round(side))),
                             borderMode=cv2.BORDER_REPLICATE)

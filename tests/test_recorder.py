@@ -244,7 +244,8 @@ def test_annotating_a_video_that_ends_soon_after_the_last_play_records_it(tmp_pa
     class Replay:  # the reader's readings of a video, scripted
         def read(self, frame):
             probs, motion = shown[frame]
-            return Reading(probs, motion, np.zeros((4, 2)), 0, False, 0)
+            return Reading(probs, motion, np.zeros((4, 2)), 0, False, 0, np.zeros((4, 2)),
+                           np.arange(225))
 
     info = SessionInfo("b1", ("Ann", "Bob"), "wespa", str(tmp_path))
     s = Session(info, Recorder(wespa, english, LEX), plugin_manager(entry_points=False))

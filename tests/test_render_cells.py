@@ -35,7 +35,7 @@ def test_reproducible_from_seed(batch):
 
 
 def test_classes_and_families_parameters_restrict_draws():
-    _, labels = render_cells(40, seed=1, size=32, classes="Q?", looks=8,
+    _, labels = render_cells(80, seed=1, size=32, classes="Q?", looks=16,
                              tile_families=("deluxe_brown", "protile_red"))
     assert set(labels.classes) == {"Q", "?"}
     assert set(labels.tile_family) == {"deluxe_brown", "protile_red"}

@@ -19,6 +19,8 @@ import cv2
 import numpy as np
 
 CLASSES = "ABCDEFGHIJKLMNOPQRSTUVWXYZ?."  # '?' a blank, '.' an empty square
+LETTERS = 26  # the first 26 classes are letters
+WEIGHTS = (0.0, 0.2, 0.4, 0.6, 0.8)  # prototype weights choose_weight picks from
 INPUT_SIZE = 48
 DEFAULT_MODEL = Path(__file__).resolve().parents[1] / "models" / "tiles.onnx"
 OUTPUTS = ["logits", "orientation", "embedding"]
@@ -67,6 +69,12 @@ class Prototypes:
     style's own tiles. Nearest examples rather than one mean per class, because empty squares
     of several premium colours, or tiles under uneven light, do not average into one good
     prototype (measured: models/MODEL_CARD.md).
+
+    The prototypes only say which letter a tile is: whether a square holds a tile, and whether
+    a tile is a blank, stay the network's (and the colour check's), where a layout photo's two
+    blanks and its empty corners teach little and had made readings worse. The weight is the
+    one that best reads the enrolment's own tiles, each judged by the others (choose_weight):
+    a venue whose tiles the network already reads gets little or none.
     """
 
     vectors: np.ndarray  # [m, D] unit embeddings of the enrolled cells
@@ -90,6 +98,15 @@ class Prototypes:
         for c in np.unique(self.labels):
             nearest = np.sort(similar[:, self.labels == c], axis=1)[:, -NEAREST:].mean(1)
             out[:, c] += self.weight * (scale * nearest - logits[:, c])
+        return out
+
+    def letters(self, probabilities: np.ndarray, adapted: np.ndarray,
+                temperature: float) -> np.ndarray:
+        """`probabilities` with their letter share spread over the letters as the adapted
+        logits say; the blank and empty-square probabilities unchanged."""
+        out = probabilities.copy()
+        share = probabilities[:, :LETTERS].sum(1, keepdims=True)
+        out[:, :LETTERS] = share * softmax(adapted[:, :LETTERS] / temperature)
         return out
 
     def save(self, path: str | Path) -> None:
@@ -123,6 +140,7 @@ class Prediction:
     probabilities: np.ndarray  # [n, 28] over CLASSES, calibrated
     orientation: np.ndarray  # [n, 8]: index 4 * mirrored + rotation // 90
     embeddings: np.ndarray  # [n, D], unit length
+    logits: np.ndarray  # [n, 28], the network's own (a second look's mean where it took one)
 
     def readings(self) -> list[TileReading]:
         best = self.probabilities.argmax(1)
@@ -177,26 +195,36 @@ class TileClassifier:
         """
         if len(cells) == 0:
             return Prediction(np.zeros((0, len(CLASSES)), np.float32),
-                              np.zeros((0, 8), np.float32), np.zeros((0, 0), np.float32))
+                              np.zeros((0, 8), np.float32), np.zeros((0, 0), np.float32),
+                              np.zeros((0, len(CLASSES)), np.float32))
         x = preprocess(cells)
         logits, orientation, embeddings = self._run(x)
+        adapted = self._adapt(logits, embeddings)
         probabilities = softmax(logits / self.temperature)
         doubtful = probabilities.max(1) < DOUBT
         doubtful = np.flatnonzero(doubtful if still is None else doubtful & still)
         if len(doubtful):
             turned = np.concatenate([np.rot90(x[doubtful], k, axes=(2, 3)) for k in (1, 2, 3)])
-            more = self._run(np.ascontiguousarray(turned))[0].reshape(3, len(doubtful), -1)
-            probabilities[doubtful] = softmax((logits[doubtful] + more.sum(0)) / 4
-                                              / self.temperature)
-        return Prediction(probabilities, softmax(orientation), embeddings)
+            more, _, more_embeddings = self._run(np.ascontiguousarray(turned))
+            n = len(doubtful)
+            logits[doubtful] = (logits[doubtful] + more.reshape(3, n, -1).sum(0)) / 4
+            probabilities[doubtful] = softmax(logits[doubtful] / self.temperature)
+            if adapted is not None:
+                more = self._adapt(more, more_embeddings).reshape(3, n, -1)
+                adapted[doubtful] = (adapted[doubtful] + more.sum(0)) / 4
+        if adapted is not None:
+            probabilities = self.prototypes.letters(probabilities, adapted, self.temperature)
+        return Prediction(probabilities, softmax(orientation), embeddings, logits)
 
     def _run(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """One network call on preprocessed cells: logits (the venue's prototypes mixed in),
-        orientation logits, embeddings."""
+        """One network call on preprocessed cells: logits, orientation logits, embeddings."""
         logits, orientation, embeddings = self.session.run(OUTPUTS, {"cells": x})
-        if self.prototypes is not None:
-            logits = self.prototypes.adapt(logits, embeddings, self.scale)
         return logits, orientation, embeddings
+
+    def _adapt(self, logits: np.ndarray, embeddings: np.ndarray) -> np.ndarray | None:
+        if self.prototypes is None:
+            return None
+        return self.prototypes.adapt(logits, embeddings, self.scale)
 
     def classify(self, cells: Sequence[np.ndarray]) -> list[TileReading]:
         return self.predict(cells).readings()
@@ -206,9 +234,47 @@ class TileClassifier:
 
     def enroll(self, cells: Sequence[np.ndarray], labels: Sequence[str]) -> TileClassifier:
         """A classifier adapted to the tiles in these labelled cells (e.g. a venue's set laid
-        out before the game): their class prototypes are mixed into the logits."""
-        embeddings = self.with_prototypes(None).predict(cells).embeddings
-        return self.with_prototypes(Prototypes.from_embeddings(embeddings, labels))
+        out before the game): their class prototypes are mixed into the logits, as much as
+        they help read these cells (choose_weight)."""
+        pred = self.with_prototypes(None).predict(cells)
+        return self.with_prototypes(self.prototypes_from(pred, labels))
+
+    def prototypes_from(self, pred: Prediction, labels: Sequence[str]) -> Prototypes:
+        """Prototypes of labelled cells already predicted (without prototypes), weighted by
+        choose_weight."""
+        protos = Prototypes.from_embeddings(pred.embeddings, labels)
+        weight = choose_weight(protos, pred.logits, self.scale, self.temperature)
+        return Prototypes(protos.vectors, protos.labels, weight)
 
     def with_prototypes(self, prototypes: Prototypes | None) -> TileClassifier:
         return TileClassifier(self.session, self.temperature, self.scale, prototypes)
+
+
+def choose_weight(protos: Prototypes, logits: np.ndarray, scale: float, temperature: float,
+                  weights: Sequence[float] = WEIGHTS) -> float:
+    """The prototype weight that best reads the enrolled letter tiles when each is judged by
+    the others alone (leave one out), by the mean log-probability of its letter; the smallest
+    such weight on a tie, 0 when prototypes do not help at all."""
+    tiles = np.flatnonzero(protos.labels < LETTERS)
+    if len(tiles) == 0:
+        return 0.0
+    similar = protos.vectors[tiles] @ protos.vectors.T
+    similar[np.arange(len(tiles)), tiles] = -np.inf  # a tile may not vouch for itself
+    base = logits[tiles]
+    probabilities = softmax(base / temperature)
+    truth = protos.labels[tiles]
+    best, chosen = -np.inf, 0.0
+    for w in weights:
+        adapted = base.copy()
+        for c in np.unique(protos.labels):
+            near = np.sort(similar[:, protos.labels == c], axis=1)[:, -NEAREST:]
+            seen = np.isfinite(near)
+            count = seen.sum(1)
+            cos = np.where(seen, near, 0).sum(1) / np.maximum(count, 1)
+            pulled = base[:, c] + w * (scale * cos - base[:, c])
+            adapted[:, c] = np.where(count > 0, pulled, base[:, c])
+        p = protos.letters(probabilities, adapted, temperature)
+        score = float(np.log(np.clip(p[np.arange(len(tiles)), truth], 1e-9, 1)).mean())
+        if score > best + 1e-6:
+            best, chosen = score, float(w)
+    return chosen

@@ -17,9 +17,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from tilecast.engine.board import SIZE, square_name
+from tilecast.engine.game import Game
 from tilecast.engine.tiles import BLANK, TileSet
 
-from .classify import CLASSES, Prototypes, TileClassifier
+from .classify import CLASSES, Prototypes, TileClassifier, choose_weight
 from .colour import centre_colours, weigh_by_colour
 
 GRID_ORIGINS = ((0, 0), (0, 10), (10, 0), (10, 10))  # (row, col) of each grid's first square
@@ -105,6 +106,8 @@ def enroll_board(clf: TileClassifier, cells: Sequence[np.ndarray], tileset: Tile
     read = np.array([CLASSES[i] for i in probabilities[order].argmax(1)]).reshape(SIZE, SIZE)
     sure = ((read == ".") == (expected == ".")).ravel()
     prototypes = Prototypes.from_embeddings(pred.embeddings[order][sure], expected.ravel()[sure])
+    weight = choose_weight(prototypes, pred.logits[order][sure], clf.scale, clf.temperature)
+    prototypes = Prototypes(prototypes.vectors, prototypes.labels, weight)
     # A square is a problem only when the camera all but rules out what the layout puts
     # there: a doubtful reading (an edge letter on a steep view, a plain blank) is the
     # layout's, so a complete set is not reported incomplete for the reader's doubts.
@@ -113,3 +116,78 @@ def enroll_board(clf: TileClassifier, cells: Sequence[np.ndarray], tileset: Tile
     )
     judged = np.where(plausible, expected, read)
     return EnrolmentCheck(order, read, check_layout(judged, expected, tileset), prototypes)
+
+
+# -- learning a venue from a game already recorded ------------------------------------------
+
+AGREE = 0.97  # share of squares a settled reading must share with a position of the record
+PER_POSITION = 2  # settled readings kept of each position of the record
+EMPTY_PER_READING = 20  # empty squares kept of each reading (tiles are all kept)
+
+
+def record_positions(game: Game) -> list[np.ndarray]:
+    """Every position a recorded game's board went through, [15, 15] '<U1' each ('?' for a
+    blank, '.' empty), the empty board first: a withdrawn play's tiles leave again."""
+    board = np.full((SIZE, SIZE), ".", "<U1")
+    positions = [board.copy()]
+    laid: list[tuple] = []
+    for turn in game.turns:
+        if turn.kind == "play":
+            laid = list(turn.placed)
+            for p in laid:
+                board[p.row, p.col] = p.tile.face
+        elif turn.kind == "withdraw":
+            for p in laid:
+                board[p.row, p.col] = "."
+            laid = []
+        else:
+            continue
+        positions.append(board.copy())
+    return positions
+
+
+def matching_position(read: np.ndarray, positions: list[np.ndarray]) -> tuple[int, float]:
+    """The position a reading ([15, 15] labels) shows most nearly, and the share of squares
+    that agree (occupancy and letter; a blank against any blank)."""
+    shares = [float((read == p).mean()) for p in positions]
+    best = int(np.argmax(shares))
+    return best, shares[best]
+
+
+@dataclass
+class GameEnrolment:
+    """Labelled crops gathered from a recorded game's settled readings."""
+
+    positions: list[np.ndarray]
+    crops: list[np.ndarray]
+    labels: list[str]
+    used: Counter  # position index -> settled readings taken from it
+    refused: int = 0  # settled readings that matched no position well enough
+
+    def add(self, read: np.ndarray, crops: np.ndarray, crop_of: np.ndarray,
+            rng: np.random.Generator) -> bool:
+        """Take a settled reading's crops (as the reader cut them; crop_of maps each board
+        square to its crop) if it shows a position of the record; say whether it did."""
+        index, share = matching_position(read, self.positions)
+        if share < AGREE:
+            self.refused += 1
+            return False
+        if self.used[index] >= PER_POSITION:
+            return True
+        self.used[index] += 1
+        truth = self.positions[index].ravel()
+        empty = np.flatnonzero(truth == ".")
+        keep = np.r_[np.flatnonzero(truth != "."),
+                     rng.choice(empty, min(EMPTY_PER_READING, len(empty)), replace=False)]
+        for square in keep:
+            self.crops.append(crops[crop_of[square]])
+            self.labels.append(str(truth[square]))
+        return True
+
+    def prototypes(self, clf: TileClassifier) -> Prototypes:
+        """The venue's prototypes from every crop gathered, weighted by how much they help
+        (classify.choose_weight)."""
+        if not self.crops:
+            raise ValueError("no settled reading of the video matched a position of the record")
+        pred = clf.with_prototypes(None).predict(self.crops)
+        return clf.prototypes_from(pred, self.labels)

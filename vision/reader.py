@@ -84,6 +84,8 @@ class Reading:
     orientation: int  # degrees the board is turned counter-clockwise in the (unmirrored) frame
     mirrored: bool
     view: int  # the winning vote: 4 * mirrored + quarter turns of the tiles in the crops
+    fix: np.ndarray = field(repr=False)  # the corners the squares were cut at (vision order)
+    crop_of: np.ndarray = field(repr=False)  # [225] each board square's index in that cut
 
 
 class BoardReader:
@@ -230,17 +232,17 @@ class BoardReader:
         # (a new array: the reader updates its own in place on the next frame)
         probs = weigh_by_colour(self._probs, self._colour).reshape(15, 15, -1)
         order = np.asarray(corners, np.float32)
+        crop = np.arange(225).reshape(15, 15)
         if mirrored:
             # The mirrored feed's cells, read in the unmirrored frame: columns run the other way
             # and the corners go clockwise from that frame's top-left.
-            probs = probs[:, ::-1]
+            probs, crop = probs[:, ::-1], crop[:, ::-1]
             order = order[[1, 0, 3, 2]]
         grid = np.rot90(probs, -k)
         order = np.roll(order, k, axis=0)
         view_vote = int(np.argmax(self.votes))
-        return Reading(
-            grid.reshape(225, -1), motion, order, 90 * k, mirrored, view_vote
-        )
+        return Reading(grid.reshape(225, -1), motion, order, 90 * k, mirrored, view_vote,
+                       np.asarray(corners, np.float32), np.rot90(crop, -k).ravel())
 
     def _classify(
         self,

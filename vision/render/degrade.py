@@ -21,6 +21,7 @@ class Damage:
     motion: tuple[float, float]  # length in pixels, angle in degrees
     noise: float  # sigma in grey levels
     jpeg: int  # quality, 0 for none
+    glare_grain: float = 0.0  # how much the surface's texture breaks the glare up (0: smooth)
 
 
 def draw_damage(rng: np.random.Generator, scale: float = 1.0) -> Damage:
@@ -35,7 +36,7 @@ def draw_damage(rng: np.random.Generator, scale: float = 1.0) -> Damage:
         gains=tuple(float(g) for g in gains),  # type: ignore[arg-type]
         gamma=float(rng.uniform(0.8, 1.25)),
         ramp=(float(rng.normal(0, 0.15)), float(rng.normal(0, 0.15)), 0.0),
-        glare=glare,
+        glare=glare, glare_grain=float(rng.uniform(0.3, 0.9)) if rng.random() < 0.4 else 0.0,
         defocus=float(rng.uniform(0.3, 1.1) * scale if rng.random() < 0.55 else 0.0),
         motion=(float(rng.uniform(2, 7) * scale) if rng.random() < 0.15 else 0.0,
                 float(rng.uniform(0, 180))),
@@ -64,6 +65,11 @@ def light(img: np.ndarray, d: Damage) -> np.ndarray:
     if d.glare[3] > 0:
         gx, gy, gr, gs = d.glare
         blob = np.exp(-((x - gx + 0.5) ** 2 + (y - (gy - 0.5) * h / w) ** 2) / (gr * gr * 0.5))
+        if d.glare_grain > 0:  # a glossy surface's reflection shows its texture
+            rng = np.random.default_rng(int(gx * 1e6))
+            grain = cv2.resize(rng.normal(0, 1, (max(2, h // 3), max(2, w // 3))).astype(
+                np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
+            blob = blob * np.clip(1 + d.glare_grain * grain, 0, 2)
         f += (gs * blob)[..., None]
     np.clip(f, 0, 255, out=f)
     if abs(d.gamma - 1) > 0.01:

@@ -22,8 +22,8 @@ BOLD_FONTS = tuple(f for f in FONTS if f.endswith(("bold", "black", "demi")))
 PRINTED_FONTS = tuple(f for f in FONTS if f not in FONT_KINDS["hand"])  # boards' own print
 # How often a set's letters are in each kind of face: tournament sets are mostly geometric
 # sans, home and vintage sets serif or slab, some owners letter their own tiles by hand.
-TILE_FONT_KINDS = {"geometric": 0.3, "sans": 0.2, "serif": 0.17, "slab": 0.07, "rounded": 0.08,
-                   "condensed": 0.08, "hand": 0.1}
+TILE_FONT_KINDS = {"geometric": 0.3, "sans": 0.19, "serif": 0.16, "slab": 0.07, "rounded": 0.08,
+                   "condensed": 0.08, "hand": 0.12}
 
 
 @dataclass(frozen=True)
@@ -49,6 +49,7 @@ class TileStyle:
     blank_mark: str  # 'plain', 'logo', 'wordmark' (a short name in small type), 'inset', 'faint'
     blank_mark_ink: BGR
     hand: float  # how unevenly the letters are drawn (0: printed; up to 1: lettered by hand)
+    values: bool  # point values printed (home-made sets often have none)
     weight: float  # stroke weight change, in capital heights (negative: thinner)
 
 
@@ -159,7 +160,8 @@ def draw_tile_style(rng: np.random.Generator, family: str | None = None) -> Tile
         corner=float(rng.uniform(0.04, 0.2)), bevel=float(rng.uniform(0.1, 0.45)),
         grain=float(grain * rng.uniform(0.5, 1.3)), gloss=float(rng.uniform(0, 0.35)),
         thickness=float(rng.uniform(0.12, 0.28)), blank_mark=mark, blank_mark_ink=mark_ink,
-        hand=hand, weight=float(rng.uniform(-0.04, 0.06)) if rng.random() < 0.5 else 0.0,
+        hand=hand, values=not (hand and rng.random() < 0.5) and rng.random() > 0.02,
+        weight=float(rng.uniform(-0.04, 0.06)) if rng.random() < 0.5 else 0.0,
     )
 
 

@@ -141,8 +141,11 @@ def _draw_letter(img: np.ndarray, style: TileStyle, face: str, value: int, half:
         ly = c + cap / 2 - 0.02 * half
         vx = c + half * 0.88 - digits.shape[1]
         vy = c + half * 0.86
+    if not style.values:  # the letter alone, in the middle
+        lx, ly = c - letter.shape[1] / 2, c + cap / 2
     _paint(img, letter, style.ink, round(lx), round(ly - base))
-    _paint(img, digits, style.value_ink, round(vx), round(vy - dbase))
+    if style.values:
+        _paint(img, digits, style.value_ink, round(vx), round(vy - dbase))
 
 
 def _lettered(mask: np.ndarray, style: TileStyle, face: str, cap: float) -> np.ndarray:
