@@ -20,12 +20,13 @@ from tilecast.engine.board import premium_name
 from .classify import CLASSES
 
 BLANK, EMPTY = CLASSES.index("?"), CLASSES.index(".")
+UNSURE = 0.99  # a blank or empty reading less sure than this is weighed by colour
+RATIO = 4.0  # how much nearer in colour to one side than the other decides it
 LIGHTNESS = 0.25  # weight of CIELAB lightness against chroma: glare and shade change lightness
 SEPARATION = 10.0  # tile and square colours nearer than this tell nothing
 SURE = 0.95  # readings this sure give the frame's tile and square colours
 MIN_REFERENCES = 3  # squares needed for a reference colour
-SPREAD = 3.0  # the least spread of a reference colour (CIELAB units, lightness weighted)
-MOST = 8.0  # the most log-odds one colour can give: a cell is never sure by colour alone
+KEEP = 0.01  # the share of the losing reading's probability that stays with it
 
 # The premium type of each square (the layout looks the same under any turn or mirroring of
 # the board, so a reader's square index needs no orientation).
@@ -51,75 +52,48 @@ def centre_colours(cells: Sequence[np.ndarray] | np.ndarray) -> np.ndarray:
 def weigh_by_colour(probs: np.ndarray, colours: np.ndarray,
                     squares: np.ndarray | None = None,
                     types: np.ndarray | None = None) -> np.ndarray:
-    """`probs` [n, 28] with blank-or-empty readings weighed by colour, as a new array.
+    """`probs` [n, 28] with unsure blank-or-empty readings settled by colour, as a new array.
 
     `colours` [n, 3] from centre_colours and `squares` [n] the board squares (row * 15 + col)
     of one frame (default: all 225 in order); `types` the premium type of each cell instead,
-    where the squares are unknown ('' for all: one pool). The tile colour is the median of
-    the surely read letters, a square colour the median of the surely empty squares of one
-    premium type. A cell read mostly as a blank or an empty square is weighed by how much
-    nearer it is to one than the other, measured in the references' own spread: the log-odds
-    of a tile against an empty square move by (d_square^2 - d_tile^2) / (2 spread^2), at most
-    MOST. Towards the tile, the empty reading's probability goes to the tile readings in their
-    proportions (a letter read fairly well stays that letter); towards the square, the blank
-    reading's goes to the empty square (a letter is never taken off by colour: boards whose
-    squares match the tiles exist). Lightness counts for little: glare brightens a square
-    towards a pale tile's colour. Without enough sure references, or where tile and square
-    colours are alike, nothing changes.
+    where the squares are unknown ('' for all: one pool). The tile colour is the median of the
+    surely read letters, the square colour the median of the surely empty squares of the same premium
+    type. A cell RATIO times nearer to the tiles' colour gives all but KEEP of its empty
+    reading's probability to its tile readings (in their proportions: a letter read fairly well
+    stays that letter); one RATIO times nearer to the squares' gives its blank reading's to
+    the empty square. Lightness counts for little: glare brightens a square towards a pale
+    tile's colour. Without enough sure references (an empty board, a hand over most of it), or
+    where tile and square colours are alike, nothing changes.
     """
-    if types is None:
-        if squares is None and len(probs) != len(PREMIUM_TYPE):
-            raise ValueError(f"{len(probs)} cells without their squares: give `squares`")
-        types = PREMIUM_TYPE if squares is None else PREMIUM_TYPE[squares]
+    if types is None and squares is None and len(probs) != len(PREMIUM_TYPE):
+        raise ValueError(f"{len(probs)} cells without their squares: give `squares`")
     out = probs.copy()
     best, top = probs.argmax(1), probs.max(1)
+    unsure = np.flatnonzero(((best == BLANK) | (best == EMPTY)) & (top < UNSURE))
     tiles = (best < BLANK) & (top > SURE)
-    weighed = probs[:, BLANK] + probs[:, EMPTY] >= 0.5
-    if not weighed.any() or tiles.sum() < MIN_REFERENCES:
+    if len(unsure) == 0 or tiles.sum() < MIN_REFERENCES:
         return out
     colours = colours * np.float32([LIGHTNESS, 1, 1])
-    tile, tile_spread = _reference(colours[tiles])
+    tile = np.median(colours[tiles], axis=0)
     empty = probs[:, EMPTY] > SURE
-    for kind in set(types[weighed]):
+    if types is None:
+        types = PREMIUM_TYPE if squares is None else PREMIUM_TYPE[squares]
+    square = {}  # premium type -> the colour of its surely empty squares
+    for kind in set(types[unsure]):
         same = empty & (types == kind)
-        if same.sum() < MIN_REFERENCES:
+        if same.sum() >= MIN_REFERENCES:
+            square[kind] = np.median(colours[same], axis=0)
+    for i in unsure:
+        if types[i] not in square or np.linalg.norm(tile - square[types[i]]) < SEPARATION:
             continue
-        square, square_spread = _reference(colours[same])
-        if np.linalg.norm(tile - square) < SEPARATION:
-            continue
-        spread = max(tile_spread, square_spread)
-        cells = np.flatnonzero(weighed & (types == kind))
-        to_tile = ((colours[cells] - tile) ** 2).sum(1)
-        to_square = ((colours[cells] - square) ** 2).sum(1)
-        evidence = np.clip((to_square - to_tile) / (2 * spread**2), -MOST, MOST)
-        for i, e in zip(cells, evidence, strict=True):
-            _shift(out[i], float(e))
+        to_tile = np.linalg.norm(colours[i] - tile)
+        to_square = np.linalg.norm(colours[i] - square[types[i]])
+        if to_tile * RATIO < to_square:  # a tile: which one, the tile readings say
+            moved = out[i, EMPTY] * (1 - KEEP)
+            out[i, EMPTY] -= moved
+            out[i, :EMPTY] += moved * out[i, :EMPTY] / out[i, :EMPTY].sum()
+        elif to_square * RATIO < to_tile:
+            moved = out[i, BLANK] * (1 - KEEP)
+            out[i, BLANK] -= moved
+            out[i, EMPTY] += moved
     return out
-
-
-def _reference(colours: np.ndarray) -> tuple[np.ndarray, float]:
-    """The median colour of a group and its spread: the median distance to that median
-    (scaled to a standard deviation for a normal spread), at least SPREAD."""
-    middle = np.median(colours, axis=0)
-    spread = 1.4826 * float(np.median(np.linalg.norm(colours - middle, axis=1)))
-    return middle, max(spread, SPREAD)
-
-
-def _shift(p: np.ndarray, evidence: float) -> None:
-    """Move one cell's probabilities (in place) by `evidence` log-odds towards a tile
-    (positive) or an empty square (negative)."""
-    if evidence > 0:
-        tiles = p[:EMPTY].sum()
-        if tiles <= 0:
-            return
-        odds = tiles / max(p[EMPTY], 1e-12) * np.exp(evidence)
-        new_tiles = odds / (1 + odds)
-        p[:EMPTY] *= new_tiles / tiles
-        p[EMPTY] = 1 - new_tiles
-    else:
-        both = p[BLANK] + p[EMPTY]
-        if p[BLANK] <= 0:
-            return
-        odds = p[BLANK] / max(p[EMPTY], 1e-12) * np.exp(evidence)
-        p[BLANK] = both * odds / (1 + odds)
-        p[EMPTY] = both - p[BLANK]

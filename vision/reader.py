@@ -17,12 +17,13 @@ from typing import Protocol
 import cv2
 import numpy as np
 
+from .classify import CLASSES
 from .colour import centre_colours, weigh_by_colour
 from .locate import BoardFix, BoardNotFound, grid_evidence, locate_board, track
 from .rectify import board_to_image, cell_crops, cell_size_px, rectify, warp_board
 from .stillness import StillConfig, motion_score
 
-EMPTY = 27  # class index of an empty square (classes 'A'-'Z', '?', '.')
+EMPTY = CLASSES.index(".")
 JITTER = 0.15  # cells a tracked corner may wander before the fix is updated
 SMALL_PX = 8  # pixels per square of the small top-down view that watches for change
 CELL_PX, CROP = 32, 64  # the top-down view the squares are cut from, and each crop's side
@@ -56,6 +57,32 @@ def slid_corners(corners: np.ndarray, slide: np.ndarray | None) -> np.ndarray:
         return corners
     square = np.float32([[0, 0], [15, 0], [15, 15], [0, 15]]) + slide
     return cv2.perspectiveTransform(square[None], board_to_image(corners))[0]
+
+
+PAIRS = {("N", 1): "Z", ("N", 3): "Z", ("Z", 1): "N", ("Z", 3): "N", ("M", 2): "W",
+         ("W", 2): "M"}  # (letter read, quarter turns off the board's way) -> what it is
+MIN_VOTES = 10  # confident tiles needed before the board's way decides a turned pair
+TURN_SURE = 0.6  # a tile's turn this sure to count as turned
+
+
+def turned_pairs(probs: np.ndarray, orient: np.ndarray, view: int) -> np.ndarray:
+    """`probs` [n, 28] with each rotation pair read the board's way (a new array).
+
+    N turned a quarter is Z, M turned half round is W. Every tile on a board faces the way
+    the board does (`view`: the winning vote, 4 * mirrored + quarter turns), so a tile read as
+    N that the classifier also sees turned a quarter from that way is a Z read sideways (a
+    hand-lettered Z without its point value, say): the two letters' probabilities swap."""
+    out = probs.copy()
+    mirrored, turn = divmod(view, 4)
+    own = orient[:, 4 * mirrored:4 * mirrored + 4]
+    off = (own.argmax(1) - turn) % 4
+    sure = own.max(1) / np.maximum(own.sum(1), 1e-9) >= TURN_SURE
+    best = probs.argmax(1)
+    for (letter, quarter), other in PAIRS.items():
+        a, b = CLASSES.index(letter), CLASSES.index(other)
+        swap = np.flatnonzero((best == a) & (off == quarter) & sure)
+        out[swap, a], out[swap, b] = probs[swap, b], probs[swap, a]
+    return out
 
 
 def changed_squares(before: np.ndarray, after: np.ndarray) -> np.ndarray:
@@ -125,6 +152,7 @@ class BoardReader:
         self._label = np.full(225, -1)  # each square's top class as last read
         self._refused = 0  # poorer fixes refused in a row since tracking failed
         self._probs = np.zeros((225, 28), np.float32)  # each square as last classified
+        self._orient = np.zeros((225, 8), np.float32)  # how its letter is turned, likewise
         self._colour = np.zeros((225, 3), np.float32)  # each square's colour, read likewise
 
     def _corners(self, frame: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
@@ -230,7 +258,10 @@ class BoardReader:
         self._provisional = (changed & moving) | skipped
         mirrored, k = self._orientation()
         # (a new array: the reader updates its own in place on the next frame)
-        probs = weigh_by_colour(self._probs, self._colour).reshape(15, 15, -1)
+        probs = weigh_by_colour(self._probs, self._colour)
+        if self.votes.sum() >= MIN_VOTES:
+            probs = turned_pairs(probs, self._orient, int(np.argmax(self.votes)))
+        probs = probs.reshape(15, 15, -1)
         order = np.asarray(corners, np.float32)
         crop = np.arange(225).reshape(15, 15)
         if mirrored:
@@ -262,6 +293,7 @@ class BoardReader:
         n = np.where(changed[which], 0, self._reads[which])[:, None]
         self._probs[which] = (n * self._probs[which] + pred.probabilities) / (n + 1)
         self._colour[which] = (n * self._colour[which] + centre_colours(crops)) / (n + 1)
+        self._orient[which] = (n * self._orient[which] + pred.orientation) / (n + 1)
         label = pred.probabilities.argmax(axis=1)
         again = changed[which] & (label == self._label[which])
         self._reads[which] = np.where(again, READS, n[:, 0] + 1)
