@@ -57,8 +57,8 @@ def weigh_by_colour(probs: np.ndarray, colours: np.ndarray,
     `colours` [n, 3] from centre_colours and `squares` [n] the board squares (row * 15 + col)
     of one frame (default: all 225 in order); `types` the premium type of each cell instead,
     where the squares are unknown ('' for all: one pool). The tile colour is the median of the
-    surely read letters, the square colour the median of the surely empty squares of the same premium
-    type. A cell RATIO times nearer to the tiles' colour gives all but KEEP of its empty
+    surely read letters, the square colour the median of the surely empty squares of the same
+    premium type. A cell RATIO times nearer to the tiles' colour gives all but KEEP of its empty
     reading's probability to its tile readings (in their proportions: a letter read fairly well
     stays that letter); one RATIO times nearer to the squares' gives its blank reading's to
     the empty square. Lightness counts for little: glare brightens a square towards a pale
