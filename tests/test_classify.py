@@ -4,7 +4,14 @@ import numpy as np
 import pytest
 
 from tilecast.vision import TileClassifier
-from tilecast.vision.classify import CLASSES, INPUT_SIZE, Prototypes, TileReading, preprocess
+from tilecast.vision.classify import (
+    CLASSES,
+    INPUT_SIZE,
+    Prototypes,
+    TileReading,
+    preprocess,
+    softmax,
+)
 from tilecast.vision.render import render_cells
 
 # Tile styles held out of training (HELD_OUT_TILES in models/tile_splits.py). Measured on the
@@ -197,3 +204,40 @@ def test_prototypes_pull_logits_towards_the_nearest_enrolled_example(tmp_path):
     again = Prototypes.load(tmp_path / "set.npz")
     assert np.array_equal(again.vectors, protos.vectors) and again.weight == 0.5
     assert np.array_equal(again.labels, protos.labels)
+
+
+def venue(rng, informative: bool):
+    """Twenty letters, five tiles of each of four, whose embeddings cluster by letter (a venue
+    whose own tiles tell the letters apart) or lie at random (prototypes that would mislead);
+    the network's logits favour the right letter only a little."""
+    letters = np.repeat(np.arange(4), 5)
+    centres = np.eye(4, 16)
+    e = centres[letters] * 3 + rng.normal(0, 0.3, (20, 16)) if informative else \
+        rng.normal(0, 1, (20, 16))
+    e /= np.linalg.norm(e, axis=1, keepdims=True)
+    logits = rng.normal(0, 1, (20, 28)).astype(np.float32)
+    logits[np.arange(20), letters] += 1.0
+    return Prototypes.from_embeddings(e.astype(np.float32), [CLASSES[k] for k in letters]), \
+        logits, letters
+
+
+def test_prototypes_weigh_in_as_much_as_they_help_read_the_venue_itself():
+    from tilecast.vision.classify import choose_weight
+
+    rng = np.random.default_rng(0)
+    protos, logits, _ = venue(rng, informative=True)
+    assert choose_weight(protos, logits, scale=10.0, temperature=1.0) > 0
+    protos, logits, _ = venue(rng, informative=False)
+    assert choose_weight(protos, logits, scale=10.0, temperature=1.0) == 0.0
+
+
+def test_prototypes_never_change_whether_a_square_holds_a_tile_or_a_blank():
+    rng = np.random.default_rng(1)
+    protos, logits, letters = venue(rng, informative=True)
+    protos = Prototypes(protos.vectors, protos.labels, 0.8)
+    probs = softmax(logits)
+    adapted = protos.adapt(logits, protos.vectors, scale=10.0)
+    out = protos.letters(probs, adapted, 1.0)
+    assert np.allclose(out[:, 26:], probs[:, 26:])  # blank and empty untouched
+    assert np.allclose(out.sum(1), 1)
+    assert (out[:, :26].argmax(1) == letters).mean() > (probs[:, :26].argmax(1) == letters).mean()

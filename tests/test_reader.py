@@ -317,3 +317,24 @@ def test_a_square_in_the_tiles_colour_is_read_as_a_blank():
     assert list(labels[[7 * 15 + 7, 7 * 15 + 10]]) == [0, 0]
     assert labels[9 * 15 + 3] == 26  # the classifier alone said empty, 0.6 to 0.4
     assert labels[0] == 27 and (labels == 27).sum() == 225 - 5
+
+
+def test_a_letter_turned_against_the_board_is_its_rotation_pair():
+    from tilecast.vision.classify import CLASSES
+    from tilecast.vision.reader import turned_pairs
+
+    n, z, m, w = (CLASSES.index(c) for c in "NZMW")
+    probs = np.full((4, 28), 0.01, np.float32)
+    probs[:2, n] = 0.8  # read N: one turned a quarter from the board's way, one not
+    probs[2, m] = 0.8  # read M, half round
+    probs[3, n] = 0.8  # read N a quarter off, but the classifier unsure of the turn
+    orient = np.zeros((4, 8), np.float32)
+    board = 4 + 1  # a mirrored feed whose tiles all lie turned one quarter in the crops
+    orient[0, 4 + 2] = 0.9
+    orient[1, 4 + 1] = 0.9
+    orient[2, 4 + 3] = 0.9
+    orient[3, [4 + 2, 4 + 1]] = 0.5
+    out = turned_pairs(probs, orient, board)
+    assert [CLASSES[k] for k in out.argmax(1)] == ["Z", "N", "W", "N"]
+    assert out[0, z] == probs[0, n] and out[0, n] == probs[0, z]
+    assert out[2, w] == probs[2, m]
