@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from .premiums import layout_agreement
+from .premiums import layout_agreements
 from .rectify import SIZE, board_to_image, cell_size_px, warp_board
 
 PX = 12  # pixels per outline square in the search view
@@ -50,15 +50,20 @@ def search_view(gray: np.ndarray, outline: np.ndarray) -> np.ndarray:
     return warp_board(img, outline, PX, REACH)
 
 
-def edge_profiles(view: np.ndarray, lo: float, hi: float) -> tuple[np.ndarray, np.ndarray]:
-    """Strength of vertical edges per column and of horizontal edges per row, counted over the
-    rows (columns) from lo to hi view pixels, each less its local background."""
-    dx = np.abs(cv2.Sobel(view, cv2.CV_32F, 1, 0, ksize=3))
-    dy = np.abs(cv2.Sobel(view, cv2.CV_32F, 0, 1, ksize=3))
-    a, b = int(max(lo, 0)), int(min(hi, view.shape[0]))
-    cols = dx[a:b].mean(0)
-    rows = dy[:, a:b].mean(1)
-    return _detrend(cols), _detrend(rows)
+def edges(view: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Strength of vertical and of horizontal edges at every pixel of a view."""
+    return (np.abs(cv2.Sobel(view, cv2.CV_32F, 1, 0, ksize=3)),
+            np.abs(cv2.Sobel(view, cv2.CV_32F, 0, 1, ksize=3)))
+
+
+def edge_profiles(strength: tuple[np.ndarray, np.ndarray], lo: float, hi: float
+                  ) -> tuple[np.ndarray, np.ndarray]:
+    """Strength of vertical edges per column and of horizontal edges per row (from edges()),
+    counted over the rows (columns) from lo to hi view pixels, each less its local
+    background."""
+    dx, dy = strength
+    a, b = int(max(lo, 0)), int(min(hi, dx.shape[0]))
+    return _detrend(dx[a:b].mean(0)), _detrend(dy[:, a:b].mean(1))
 
 
 def _detrend(profile: np.ndarray) -> np.ndarray:
@@ -71,28 +76,45 @@ def combs(profile: np.ndarray, keep: int = 3, pitches: tuple[float, float] = PIT
           near: Comb | None = None) -> list[Comb]:
     """The best 16-line combs in a profile, best first, at least a third of a pitch apart.
 
+    Searched coarsely over all pitches and starts, then finely around the best coarse ones.
     near: look only within a third of a pitch and 4% of pitch of this comb (a band's lines
     follow the whole view's)."""
+    if near is not None:
+        return _search(profile, near.pitch * np.linspace(0.96, 1.04, 17),
+                       lambda p: near.start + np.linspace(-p / 3, p / 3, 27), keep)
     n = len(profile)
-    x = np.arange(n, dtype=np.float32)
-    if near is None:
-        pitch = np.arange(pitches[0] * PX, pitches[1] * PX, 0.05)
-    else:
-        pitch = near.pitch * np.linspace(0.96, 1.04, 17)
-    found = []
+    rough = _search(profile, np.arange(pitches[0] * PX, pitches[1] * PX, 0.2),
+                    lambda p: np.arange(0, n - 15 * p - 1, 1.0), keep * 3)
+    fine = [c for r in rough for c in _search(
+        profile, r.pitch + np.linspace(-0.2, 0.2, 9),
+        lambda p, r=r: r.start + np.linspace(-1.0, 1.0, 9), 1)]
+    return _distinct(fine, keep)
+
+
+def _search(profile: np.ndarray, pitches: np.ndarray, starts_of, keep: int) -> list[Comb]:
+    """The best distinct combs over these pitches, each pitch's starts given by starts_of
+    (every pair scored in one go)."""
+    n = len(profile)
+    starts = [np.asarray(starts_of(p), np.float32) for p in pitches]
+    pitch = np.concatenate([np.full(len(st), p, np.float32)
+                            for p, st in zip(pitches, starts, strict=True)])
+    start = np.concatenate(starts)
+    fits = (start >= 0) & (start + 15 * pitch <= n - 1)
+    pitch, start = pitch[fits], start[fits]
+    if not len(start):
+        return []
     k = np.arange(LINES, dtype=np.float32)
-    for p in pitch:
-        starts = (np.arange(0, n - 15 * p - 1, 0.5) if near is None else
-                  near.start + np.linspace(-p / 3, p / 3, 27))
-        starts = starts[(starts >= 0) & (starts + 15 * p <= n - 1)]
-        if not len(starts):
-            continue
-        on = np.interp(starts[:, None] + p * k, x, profile).mean(1)
-        off = np.interp(starts[:, None] + p * (k[:-1] + 0.5), x, profile).mean(1)
-        score = on - off
-        for i in np.argsort(-score)[:keep * 4]:
-            found.append(Comb(float(starts[i]), float(p), float(score[i])))
-    found.sort(key=lambda c: -c.score)
+    x = np.arange(n, dtype=np.float32)
+    on = np.interp(start[:, None] + pitch[:, None] * k, x, profile).mean(1)
+    off = np.interp(start[:, None] + pitch[:, None] * (k[:-1] + 0.5), x, profile).mean(1)
+    score = on - off
+    best = np.argsort(-score)[:keep * 40]
+    return _distinct([Comb(float(start[i]), float(pitch[i]), float(score[i])) for i in best],
+                     keep)
+
+
+def _distinct(found: list[Comb], keep: int) -> list[Comb]:
+    found = sorted(found, key=lambda c: -c.score)
     kept: list[Comb] = []
     for c in found:
         if all(abs(c.start - o.start) > o.pitch / 3 or abs(c.pitch - o.pitch) > 0.05 * o.pitch
@@ -119,7 +141,8 @@ def lattice_outlines(image: np.ndarray, outline: np.ndarray, keep: int = 2
         colour = cv2.cvtColor(np.clip(colour, 0, 255).astype(np.uint8),
                               cv2.COLOR_BGR2LAB).astype(np.float32)
     inner = (REACH * PX, (REACH + SIZE) * PX)
-    cols, rows = edge_profiles(view, *inner)
+    strength = edges(view)
+    cols, rows = edge_profiles(strength, *inner)
     across, down = combs(cols, 2), combs(rows, 2)
     to_image = board_to_image(outline) @ _view_to_board()
     results = []
@@ -128,7 +151,7 @@ def lattice_outlines(image: np.ndarray, outline: np.ndarray, keep: int = 2
             if i and j:
                 continue
             for agreement, su, sv in _placements(colour, u, v)[:keep]:
-                corners = _slanted_corners(view, su, sv)
+                corners = _slanted_corners(strength, su, sv)
                 results.append((agreement, cv2.perspectiveTransform(corners[None], to_image)[0]))
     results.sort(key=lambda r: -r[0])
     return results
@@ -150,6 +173,7 @@ def _placements(colour: np.ndarray, across: Comb, down: Comb) -> list[tuple[floa
                      borderMode=cv2.BORDER_REPLICATE)
     grid = grid.reshape(side, side, -1)
     n = colour.shape[0]
+    agreements = layout_agreements(grid)
     out = []
     for du in range(-m, m + 1):
         for dv in range(-m, m + 1):
@@ -157,7 +181,7 @@ def _placements(colour: np.ndarray, across: Comb, down: Comb) -> list[tuple[floa
             v = Comb(down.start + dv * down.pitch, down.pitch, down.score)
             if u.lines[0] < 0 or v.lines[0] < 0 or u.lines[-1] > n - 1 or v.lines[-1] > n - 1:
                 continue
-            out.append((layout_agreement(grid, (du, dv)), u, v))
+            out.append((float(agreements[m + dv, m + du]), u, v))
     out.sort(key=lambda r: -r[0])
     return out
 
@@ -167,7 +191,8 @@ def _view_to_board() -> np.ndarray:
     return np.array([[1 / PX, 0, -REACH], [0, 1 / PX, -REACH], [0, 0, 1]])
 
 
-def _slanted_corners(view: np.ndarray, across: Comb, down: Comb) -> np.ndarray:
+def _slanted_corners(strength: tuple[np.ndarray, np.ndarray], across: Comb, down: Comb
+                     ) -> np.ndarray:
     """The playing area's corners in view pixels, from the combs refitted band by band: each
     outer line becomes a straight line through its bands' positions."""
     left, right, top, bottom = [], [], [], []
@@ -176,7 +201,7 @@ def _slanted_corners(view: np.ndarray, across: Comb, down: Comb) -> np.ndarray:
     for b in range(BANDS):
         lo = span_v[0] + (span_v[1] - span_v[0]) * b / BANDS
         hi = span_v[0] + (span_v[1] - span_v[0]) * (b + 1) / BANDS
-        cols, _ = edge_profiles(view, lo, hi)
+        cols, _ = edge_profiles(strength, lo, hi)
         got = combs(cols, 1, near=across)
         if got:
             mid = (lo + hi) / 2
@@ -184,7 +209,7 @@ def _slanted_corners(view: np.ndarray, across: Comb, down: Comb) -> np.ndarray:
             right.append((got[0].lines[-1], mid))
         lo = span_u[0] + (span_u[1] - span_u[0]) * b / BANDS
         hi = span_u[0] + (span_u[1] - span_u[0]) * (b + 1) / BANDS
-        _, rows = edge_profiles(view, lo, hi)
+        _, rows = edge_profiles(strength, lo, hi)
         got = combs(rows, 1, near=down)
         if got:
             mid = (lo + hi) / 2

@@ -25,7 +25,7 @@ import cv2
 import numpy as np
 
 from .grid import GridFit, grid_contrast, refine_to_grid, smooth_for_grid
-from .lattice import PX, combs, edge_profiles, lattice_outlines
+from .lattice import PX, combs, edge_profiles, edges, lattice_outlines
 from .outlines import DEFAULT_MODEL, candidate_outlines
 from .outlines import order_corners as order_corners
 from .premiums import layout_agreement, square_colours
@@ -71,10 +71,9 @@ def locate_board(image: np.ndarray, cfg: LocateConfig | None = None) -> BoardFix
     """Find the playing area in a BGR frame, or raise BoardNotFound saying why."""
     cfg = cfg or LocateConfig()
     candidates = fitted_candidates(image, cfg)
-    accepted = [c for c in candidates if not c.rejected]
-    if not accepted:
+    best = _best(candidates)
+    if best is None:
         raise BoardNotFound(_reasons(candidates))
-    best = max(accepted, key=lambda c: c.agreement)
     return BoardFix(best.corners, _quality(best))
 
 
@@ -83,8 +82,8 @@ def fitted_candidates(image: np.ndarray, cfg: LocateConfig | None = None) -> lis
 
     The search runs on the frame shrunk to about WORK_PX pixels a square (the grid is found as
     well there, at a fraction of the cost); the chosen fit is pinned down again at full size.
-    It stops at the first candidate whose premium agreement is CONVINCING (most frames: the
-    network's own outline), since no misplaced grid comes near that."""
+    It stops at the first candidate whose premium agreement is CONVINCING, or once an outline's
+    own fit is confirmed by the lattice found near it (most frames: the network's outline)."""
     cfg = cfg or LocateConfig()
     outlines = candidate_outlines(image, cfg.model_path, cfg.threads)
     if not outlines:
@@ -100,18 +99,25 @@ def fitted_candidates(image: np.ndarray, cfg: LocateConfig | None = None) -> lis
 
     for outline in outlines:
         start = _scaled(outline.corners, scale)
-        out.append(_judge(small, outline.source, start, cfg))
+        direct = _judge(small, outline.source, start, cfg)
+        out.append(direct)
         if convinced():
             break
         for _, corners in lattice_outlines(small, start):
-            if not any(_same(corners, c.corners) for c in out):
+            if not any(_same(corners, c.corners, NEAR) for c in out):
                 out.append(_judge(small, f"{outline.source}, lattice", corners, cfg))
-        if convinced():
+        if convinced() or _confirmed(direct, out):
             break
     else:
         out += _again(small, out, cfg)
     _check_stretch(out, gray, cfg)
-    return [_at_full_size(image, c, scale) for c in out]
+    best = _best(out)
+    return [_at_full_size(image, c, scale, refine=c is best) for c in out]
+
+
+def _best(candidates: list[Candidate]) -> Candidate | None:
+    accepted = [c for c in candidates if not c.rejected]
+    return max(accepted, key=lambda c: c.agreement) if accepted else None
 
 
 AGAIN = 3  # the best candidates whose lattice is searched again from their own fit
@@ -140,13 +146,13 @@ def _scaled(corners: np.ndarray, scale: float) -> np.ndarray:
     return ((np.asarray(corners, np.float32) + 0.5) * scale - 0.5).astype(np.float32)
 
 
-def _at_full_size(image: np.ndarray, c: Candidate, scale: float) -> Candidate:
-    """A candidate found on the shrunk frame, its corners put back on the full one (the
-    accepted ones refined there once more)."""
+def _at_full_size(image: np.ndarray, c: Candidate, scale: float, refine: bool) -> Candidate:
+    """A candidate found on the shrunk frame, its corners put back on the full one (and, for
+    the chosen one, refined there once more)."""
     if scale == 1.0:
         return c
     corners = _scaled(c.corners, 1 / scale)
-    if not c.rejected:
+    if refine:
         corners = _refine(image, corners, shifts=False).corners
     return replace(c, corners=corners)
 
@@ -165,8 +171,20 @@ def _check_stretch(candidates: list[Candidate], gray: np.ndarray, cfg: LocateCon
                                 f"{pitch:.2f} squares")
 
 
-def _same(a: np.ndarray, b: np.ndarray) -> bool:
-    return float(np.abs(a - b).max()) < 0.2 * cell_size_px(b)
+NEAR = 0.35  # squares: a start this near a fit already made converges to it
+
+
+def _same(a: np.ndarray, b: np.ndarray, near: float = 0.2) -> bool:
+    return float(np.abs(a - b).max()) < near * cell_size_px(b)
+
+
+def _confirmed(direct: Candidate, candidates: list[Candidate]) -> bool:
+    """Whether an outline's own fit is the best candidate so far and its lattice search,
+    made independently of it, found the same grid: the outline was on the board."""
+    accepted = [c for c in candidates if not c.rejected]
+    if direct.rejected or max(c.agreement for c in accepted) > direct.agreement + 0.02:
+        return False
+    return any(c is not direct and _same(c.corners, direct.corners) for c in accepted)
 
 
 def _judge(image: np.ndarray, source: str, start: np.ndarray, cfg: LocateConfig) -> Candidate:
@@ -186,7 +204,7 @@ def stretched(gray: np.ndarray, corners: np.ndarray, tolerance: float) -> float 
     """The pitch, in squares, at which the grid's lines really repeat when that is not 1 (a
     fit that maps 18 squares onto 15, say), else None."""
     view = warp_board(smooth_for_grid(gray, corners).astype(np.float32), corners, PX, 0.0)
-    cols, rows = edge_profiles(view, 0, view.shape[0])
+    cols, rows = edge_profiles(edges(view), 0, view.shape[0])
     for profile in (cols, rows):
         best = combs(np.pad(profile, 3 * PX, mode="reflect"), 1, (0.75, 1.1))
         if best and abs(best[0].pitch / PX - 1) > tolerance:

@@ -61,17 +61,24 @@ def layout_agreement(colours: np.ndarray, shift: tuple[int, int] = (0, 0)) -> fl
     """Share of the squares' colour variance that the premium layout explains (0-1), with
     the layout moved by `shift` = (du, dv) whole squares. `colours` covers the playing area
     and the same number of squares around it on every side (one, for square_colours)."""
-    du, dv = shift
     m = (colours.shape[0] - SIZE) // 2
-    squares = colours[m + dv : m + dv + SIZE, m + du : m + du + SIZE].reshape(SIZE * SIZE, -1)
-    total = float(((squares - squares.mean(0)) ** 2).sum())
-    if total <= 1e-6:
-        return 0.0
-    explained = 0.0
-    for kind in range(5):
-        group = squares[_KIND == kind]
-        explained += len(group) * float(((group.mean(0) - squares.mean(0)) ** 2).sum())
-    return explained / total
+    du, dv = shift
+    return float(layout_agreements(colours)[m + dv, m + du])
+
+
+def layout_agreements(colours: np.ndarray) -> np.ndarray:
+    """layout_agreement for every shift the margin allows at once: [2m + 1, 2m + 1], indexed
+    [m + dv, m + du]."""
+    windows = np.lib.stride_tricks.sliding_window_view(colours, (SIZE, SIZE), axis=(0, 1))
+    windows = windows.reshape(*windows.shape[:3], SIZE * SIZE).astype(np.float64)  # [v,u,C,225]
+    mean = windows.mean(-1, keepdims=True)
+    total = ((windows - mean) ** 2).sum((-1, -2))
+    explained = np.zeros(total.shape)
+    for kind in range(len(_KINDS)):
+        member = _KIND == kind
+        group = windows[..., member].mean(-1, keepdims=True)
+        explained += member.sum() * ((group - mean) ** 2).sum((-1, -2))
+    return np.where(total > 1e-6, explained / np.maximum(total, 1e-6), 0.0)
 
 
 def best_move(image: np.ndarray, corners: np.ndarray) -> tuple[np.ndarray, float, float]:
