@@ -11,6 +11,7 @@ machine does not inflate them; wall-clock times are printed beside them.
 Target (issue 4): under 15 ms per 1080p frame with tracking.
 
     .venv/bin/python benchmarks/frame_speed.py [--turns 8] [--fps 2] [--seed 0] [--markdown]
+        [--keep DIR]   # the same clips for a second run (another version of the code)
 """
 
 from __future__ import annotations
@@ -134,15 +135,20 @@ def main() -> None:
     parser.add_argument("--fps", type=float, default=2.0)
     parser.add_argument("--seed", type=int, default=0, help="self-play game and look")
     parser.add_argument("--markdown", action="store_true", help="tables for docs/benchmarks.md")
+    parser.add_argument("--keep", type=Path, help="render the clips into (or reuse them from) "
+                        "this folder, so that two versions of the code time the same frames")
     args = parser.parse_args()
     cv2.setNumThreads(1)
     classifier = TileClassifier.load(threads=1)
     turns = selfplay_script(args.seed)[: args.turns]
     results: dict[str, Timings] = {}
     with tempfile.TemporaryDirectory() as tmp:
-        videos = {f"{w}x{h}": Path(tmp) / f"{w}x{h}.mp4" for w, h in SIZES}
+        folder = args.keep or Path(tmp)
+        folder.mkdir(parents=True, exist_ok=True)
+        videos = {f"{w}x{h}": folder / f"{w}x{h}.mp4" for w, h in SIZES}
         for video, size in zip(videos.values(), SIZES, strict=True):
-            render_game(turns, video, seed=args.seed, fps=args.fps, size=size)
+            if not video.exists():
+                render_game(turns, video, seed=args.seed, fps=args.fps, size=size)
         before = load()
         for name, video in videos.items():
             results[name], misses = measure(video, classifier)
