@@ -208,6 +208,25 @@ def eval_crops(folder: Path, clf: TileClassifier, group_of, report: dict, name: 
         groups[group_of(r)].add(r["label"], CLASSES[got])
     report[name] = {"crops": len(index), "read": tally.figures(), "network": alone.figures(),
                     "groups": {g: t.figures()["squares"] for g, t in sorted(groups.items())}}
+    pairs = [(a, b) for a in games for b in games if a != b and a.startswith("wespa")
+             and b.startswith("wespa")]
+    report[name]["enrolled"] = {f"{a} -> {b}": enrolled(clf, crops, index, games[a], games[b])
+                                for a, b in pairs}
+
+
+def enrolled(clf: TileClassifier, crops: list, index: list, learn: list[int], read: list[int]
+             ) -> dict[str, list[int]]:
+    """Squares right reading one game's crops without and with the prototypes of another
+    game's crops of the same venue (as `tilecast enroll` would learn them from that game)."""
+    venue = clf.enroll([crops[i] for i in learn], [index[i]["label"] for i in learn])
+    truth = [index[i]["label"] for i in read]
+    out = {}
+    for key, c in (("without", clf), ("enrolled", venue)):
+        got = c.predict([crops[i] for i in read]).probabilities.argmax(1)
+        out[key] = [int(sum(CLASSES[g] == t for g, t in zip(got, truth, strict=True))),
+                    len(truth)]
+    out["weight"] = [venue.prototypes.weight]
+    return out
 
 
 # ---------------------------------------------------------------- report
@@ -239,6 +258,9 @@ def print_report(report: dict, markdown: bool) -> None:
             print("\n| group | right |\n| --- | --- |")
             for g, pair in s["groups"].items():
                 print(f"| {g} | {_share(pair)} |")
+            for pair, e in s.get("enrolled", {}).items():
+                print(f"\nenrolled on {pair}: {_share(e['without'])} without, "
+                      f"{_share(e['enrolled'])} enrolled (prototype weight {e['weight'][0]})")
 
 
 def _print_figures(f: dict, title: str, markdown: bool) -> None:
