@@ -195,35 +195,34 @@ def _slanted_corners(strength: tuple[np.ndarray, np.ndarray], across: Comb, down
                      ) -> np.ndarray:
     """The playing area's corners in view pixels, from the combs refitted band by band: each
     outer line becomes a straight line through its bands' positions."""
-    left, right, top, bottom = [], [], [], []
-    span_v = (down.lines[0], down.lines[-1])
-    span_u = (across.lines[0], across.lines[-1])
-    for b in range(BANDS):
-        lo = span_v[0] + (span_v[1] - span_v[0]) * b / BANDS
-        hi = span_v[0] + (span_v[1] - span_v[0]) * (b + 1) / BANDS
-        cols, _ = edge_profiles(strength, lo, hi)
-        got = combs(cols, 1, near=across)
-        if got:
-            mid = (lo + hi) / 2
-            left.append((got[0].lines[0], mid))
-            right.append((got[0].lines[-1], mid))
-        lo = span_u[0] + (span_u[1] - span_u[0]) * b / BANDS
-        hi = span_u[0] + (span_u[1] - span_u[0]) * (b + 1) / BANDS
-        _, rows = edge_profiles(strength, lo, hi)
-        got = combs(rows, 1, near=down)
-        if got:
-            mid = (lo + hi) / 2
-            top.append((mid, got[0].lines[0]))
-            bottom.append((mid, got[0].lines[-1]))
+    left, right = _band_ends(strength, across, down, 0)
+    top, bottom = _band_ends(strength, down, across, 1)
     sides = [
         _line(left, vertical=True, fallback=(across.lines[0], True)),
-        _line(top, vertical=False, fallback=(down.lines[0], False)),
+        _line([p[::-1] for p in top], vertical=False, fallback=(down.lines[0], False)),
         _line(right, vertical=True, fallback=(across.lines[-1], True)),
-        _line(bottom, vertical=False, fallback=(down.lines[-1], False)),
+        _line([p[::-1] for p in bottom], vertical=False, fallback=(down.lines[-1], False)),
     ]
     left_, top_, right_, bottom_ = sides
     return np.float32([_cross(left_, top_), _cross(right_, top_), _cross(right_, bottom_),
                        _cross(left_, bottom_)])
+
+
+def _band_ends(strength: tuple[np.ndarray, np.ndarray], comb: Comb, other: Comb, axis: int
+               ) -> tuple[list[tuple[float, float]], list[tuple[float, float]]]:
+    """Where `comb`'s first and last lines lie (position along the comb, position across it)
+    in each of BANDS bands across the other comb's span; axis 0 for the columns' comb."""
+    first, last = [], []
+    lo0, hi0 = other.lines[0], other.lines[-1]
+    for b in range(BANDS):
+        lo = lo0 + (hi0 - lo0) * b / BANDS
+        hi = lo0 + (hi0 - lo0) * (b + 1) / BANDS
+        profile = edge_profiles(strength, lo, hi)[axis]
+        got = combs(profile, 1, near=comb)
+        if got:
+            first.append((got[0].lines[0], (lo + hi) / 2))
+            last.append((got[0].lines[-1], (lo + hi) / 2))
+    return first, last
 
 
 def _line(points: list[tuple[float, float]], vertical: bool,

@@ -1,9 +1,12 @@
 """Dev-time tool: rasterise A-Z and 0-9 of free sans fonts into the PNG atlases in glyphs/.
 
 Rendering reads only those PNGs (with cv2), so neither Pillow nor system fonts are needed at run
-time. Run after `apt-get install fonts-dejavu-core fonts-liberation fonts-freefont-ttf
-fonts-open-sans fonts-urw-base35 fonts-league-spartan fonts-lato fonts-cantarell
-fonts-roboto-unhinted` and `pip install pillow`:
+time. Run after `apt-get install fonts-dejavu-core fonts-dejavu-extra fonts-liberation
+fonts-freefont-ttf fonts-open-sans fonts-urw-base35 fonts-league-spartan fonts-lato
+fonts-cantarell fonts-roboto-unhinted fonts-roboto-slab fonts-oldstandard fonts-goudybookletter
+fonts-courier-prime fonts-quicksand fonts-comfortaa fonts-dosis fonts-bebas-neue fonts-beteckna
+fonts-cabin fonts-sil-andika fonts-comic-neue fonts-humor-sans fonts-breip
+fonts-dkg-handwriting fonts-rufscript` and `pip install pillow`:
 
     python -m tilecast.vision.render.make_glyphs
 
