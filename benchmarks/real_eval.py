@@ -15,7 +15,9 @@ Sets (read ../shared/real/README.md):
 - `tiles-dev` and `tiles-964-dev`: crops of single squares cut by another tool's grid. Each is
   given to the classifier as the reader cuts a square (the square plus a quarter square of its
   surroundings each side): the crop is the square, so the surroundings are the crop's own edge
-  pixels carried outwards. Reported per group (game) and per class.
+  pixels carried outwards. A game's crops are read together, as one frame's squares (see
+  eval_crops). Reported per group (game) and per class; for tiles-dev also enrolled on one
+  WESPA game and read on the other.
 
 Per set: squares right, letters right, blank recall, empty-square precision (of squares read
 empty, the share that are) and recall, per-class recall. Exit status 2 when ../shared/real is
@@ -183,9 +185,10 @@ def as_reader_crop(crop: np.ndarray) -> np.ndarray:
 
 def eval_crops(folder: Path, clf: TileClassifier, group_of, report: dict, name: str) -> None:
     """Each game's crops are read together, as the squares of one frame are: the colour check
-    (vision.colour) takes its references from that game's own sure readings. Premium types come
-    from the crops' row and column where the index gives them, else all squares are one pool.
-    The network alone, without the colour check, is reported beside."""
+    (vision.colour) takes its references from that game's own sure readings, by premium type,
+    from the crops' row and column. A set whose index gives no squares is read by the network
+    alone (one pool of all squares' colours would take dark premium print for dark tiles). The
+    network alone is reported beside."""
     index = list(csv.DictReader((folder / "index.csv").open()))
     crops = [as_reader_crop(cv2.imread(str(folder / "images" / r["file"]), cv2.IMREAD_COLOR))
              for r in index]
@@ -198,9 +201,9 @@ def eval_crops(folder: Path, clf: TileClassifier, group_of, report: dict, name: 
     weighed = probs.copy()
     for members in games.values():
         rows = [index[i] for i in members]
-        types = (PREMIUM_TYPE[[int(r["row"]) * 15 + int(r["col"]) for r in rows]]
-                 if "row" in rows[0] else np.full(len(rows), ""))
-        weighed[members] = weigh_by_colour(probs[members], colours[members], types=types)
+        if "row" in rows[0]:  # without squares there are no premium types to compare with
+            types = PREMIUM_TYPE[[int(r["row"]) * 15 + int(r["col"]) for r in rows]]
+            weighed[members] = weigh_by_colour(probs[members], colours[members], types=types)
     tally, alone, groups = Tally(), Tally(), defaultdict(Tally)
     for r, got, net in zip(index, weighed.argmax(1), probs.argmax(1), strict=True):
         tally.add(r["label"], CLASSES[got])

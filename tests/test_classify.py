@@ -15,11 +15,13 @@ from tilecast.vision.classify import (
 from tilecast.vision.render import render_cells
 
 # Tile styles held out of training (HELD_OUT_TILES in models/tile_splits.py). Measured on the
-# 448 crops below with the shipped model: 94.2% of cells and 98.3% of letters' turns right.
-# The bounds leave a margin for renderer changes. Such single crops are much harder than a
-# whole board's cells (models/MODEL_CARD.md).
+# 448 crops below with the shipped model: 89.1% of cells and 96.6% of letters' turns right.
+# Since session 11 the renderer draws crops cut up to half a square off, tiles left askew and
+# hand-lettered faces, which no reader gets all of (session 10's model: 77.0% and 93.2% on these
+# crops). The bounds leave a margin for renderer changes. Such single crops are much harder than
+# a whole board's cells (models/MODEL_CARD.md).
 HELD_OUT_TILES = ("yellow_red", "protile_green", "protile_grey")
-MIN_ACCURACY = 0.91
+MIN_ACCURACY = 0.87
 MIN_ROTATION_ACCURACY = 0.95
 
 
