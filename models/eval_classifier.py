@@ -41,7 +41,7 @@ from tilecast.vision.enroll import enroll_board, enrolment_layout
 from tilecast.vision.rectify import cell_size_px
 from tilecast.vision.render.scene import Scene
 
-WEIGHTS = (0.25, 0.4, 0.5, 0.75)  # prototype weights compared (Prototypes.weight)
+WEIGHTS = (0.25, 0.4, 0.5, 0.75)  # prototype weights compared with the one enrolment chose
 
 
 def predict(clf: TileClassifier, images: np.ndarray):
@@ -100,7 +100,7 @@ def enrolment_figures(clf: TileClassifier, families: tuple[str, ...], looks: int
         scene = Scene(look, look_seed)
         frame, corners = board_photo(look, scene, layout_board(enrolment_layout(tileset)))
         check = enroll_board(clf, board_cells(frame, corners), tileset)
-        wrong = dict.fromkeys([0.0, *WEIGHTS], 0)
+        wrong = dict.fromkeys([0.0, *WEIGHTS, "chosen"], 0)
         network_only = 0  # without enrolment and without the colour check
         confusions: Counter[str] = Counter()  # without enrolment
         total = hidden = 0
@@ -113,7 +113,8 @@ def enrolment_figures(clf: TileClassifier, families: tuple[str, ...], looks: int
             hidden += int((~seen).sum())
             colours, squares = centre_colours(cells), np.flatnonzero(seen)
             for w in wrong:
-                protos = replace(check.prototypes, weight=w) if w else None
+                protos = (check.prototypes if w == "chosen" else
+                          replace(check.prototypes, weight=w) if w else None)
                 probs = clf.with_prototypes(protos).probabilities(cells)
                 guess = weigh_by_colour(probs, colours, squares).argmax(1)
                 wrong[w] += int((guess != truth).sum())
@@ -126,6 +127,7 @@ def enrolment_figures(clf: TileClassifier, families: tuple[str, ...], looks: int
                      "tilt": round(look.camera.tilt, 1),
                      "cell_px": round(cell_size_px(corners), 1),
                      "enrolment_problems": check.problems, "cells": total,
+                     "chosen_weight": check.prototypes.weight,
                      "hidden_by_overlay": hidden,
                      "wrong_by_weight": wrong, "network_only": network_only,
                      "confusions": dict(confusions)})
@@ -133,7 +135,7 @@ def enrolment_figures(clf: TileClassifier, families: tuple[str, ...], looks: int
     cells = sum(r["cells"] for r in rows)
     confusions = sum((Counter(r["confusions"]) for r in rows), Counter())
     return {"looks": rows, "confusions": confusions.most_common(), "error_by_weight": {
-        w: sum(r["wrong_by_weight"][w] for r in rows) / cells for w in [0.0, *WEIGHTS]},
+        w: sum(r["wrong_by_weight"][w] for r in rows) / cells for w in [0.0, *WEIGHTS, "chosen"]},
         "network_only_error": sum(r["network_only"] for r in rows) / cells}
 
 
