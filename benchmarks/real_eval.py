@@ -38,7 +38,7 @@ import cv2
 import numpy as np
 
 from tilecast.vision.classify import CLASSES, TileClassifier
-from tilecast.vision.colour import PREMIUM_TYPE, centre_colours, weigh_by_colour
+from tilecast.vision.colour import PREMIUM_TYPE, UNKNOWN, centre_colours, weigh_by_colour
 from tilecast.vision.reader import CROP, BoardReader
 from tilecast.vision.rectify import cell_size_px
 
@@ -186,9 +186,9 @@ def as_reader_crop(crop: np.ndarray) -> np.ndarray:
 def eval_crops(folder: Path, clf: TileClassifier, group_of, report: dict, name: str) -> None:
     """Each game's crops are read together, as the squares of one frame are: the colour check
     (vision.colour) takes its references from that game's own sure readings, by premium type,
-    from the crops' row and column. A set whose index gives no squares is read by the network
-    alone (one pool of all squares' colours would take dark premium print for dark tiles). The
-    network alone is reported beside."""
+    from the crops' row and column. Where the index gives no squares, their premium types are
+    unknown (vision.colour.UNKNOWN: plain cells are compared with plain ones, and colour
+    turns only a plain cell into a tile, a blank). The network alone is reported beside."""
     index = list(csv.DictReader((folder / "index.csv").open()))
     crops = [as_reader_crop(cv2.imread(str(folder / "images" / r["file"]), cv2.IMREAD_COLOR))
              for r in index]
@@ -201,9 +201,9 @@ def eval_crops(folder: Path, clf: TileClassifier, group_of, report: dict, name: 
     weighed = probs.copy()
     for members in games.values():
         rows = [index[i] for i in members]
-        if "row" in rows[0]:  # without squares there are no premium types to compare with
-            types = PREMIUM_TYPE[[int(r["row"]) * 15 + int(r["col"]) for r in rows]]
-            weighed[members] = weigh_by_colour(probs[members], colours[members], types=types)
+        types = (PREMIUM_TYPE[[int(r["row"]) * 15 + int(r["col"]) for r in rows]]
+                 if "row" in rows[0] else np.full(len(rows), UNKNOWN))
+        weighed[members] = weigh_by_colour(probs[members], colours[members], types=types)
     tally, alone, groups = Tally(), Tally(), defaultdict(Tally)
     for r, got, net in zip(index, weighed.argmax(1), probs.argmax(1), strict=True):
         tally.add(r["label"], CLASSES[got])

@@ -4,7 +4,14 @@ import cv2
 import numpy as np
 import pytest
 
-from tilecast.vision.colour import BLANK, EMPTY, PREMIUM_TYPE, centre_colours, weigh_by_colour
+from tilecast.vision.colour import (
+    BLANK,
+    EMPTY,
+    PREMIUM_TYPE,
+    UNKNOWN,
+    centre_colours,
+    weigh_by_colour,
+)
 
 TILE = (200, 230, 240)  # BGR: a cream tile face
 SQUARE = (90, 140, 60)  # a green plain square
@@ -19,13 +26,25 @@ def test_centre_colour_is_the_middle_of_the_crop_not_its_margin():
     cell[16:48, 16:48] = TILE  # the margin (a neighbour, the grid) is another colour
     grey = np.full((40, 40), 128, np.uint8)
     colours = centre_colours([cell, grey])
-    assert np.allclose(colours[0], lab(TILE), atol=1)
-    assert np.allclose(colours[1], lab((128, 128, 128)), atol=1)
+    assert np.allclose(colours[0, :3], lab(TILE), atol=1)
+    assert np.allclose(colours[1, :3], lab((128, 128, 128)), atol=1)
+    assert colours[0, 3] == 0 and colours[1, 3] == 0  # plain middles
 
 
-def frame(unsure_reading, unsure_colour, unsure_square=None, tile=TILE, square=SQUARE):
+def test_a_letter_in_the_middle_spreads_its_lightness():
+    cell = np.full((64, 64, 3), TILE, np.uint8)
+    plain = centre_colours([cell])[0, 3]
+    cv2.putText(cell, "E", (20, 44), cv2.FONT_HERSHEY_SIMPLEX, 1.0, (20, 20, 20), 3)
+    assert plain == 0 and centre_colours([cell])[0, 3] > 30
+
+
+LETTER, PLAIN = 40.0, 2.0  # the lightness spread of a lettered middle and of a plain one
+
+
+def frame(unsure_reading, unsure_colour, unsure_square=None, tile=TILE, square=SQUARE,
+          unsure_spread=PLAIN):
     """Ten sure letters, ten sure empty plain squares and one unsure cell (on a plain square
-    unless told); colours BGR, or CIELAB arrays."""
+    unless told, its middle plain unless told); colours BGR, or CIELAB arrays."""
     def as_lab(c):
         return c if isinstance(c, np.ndarray) else lab(c)
 
@@ -34,6 +53,8 @@ def frame(unsure_reading, unsure_colour, unsure_square=None, tile=TILE, square=S
     probs[10:20, EMPTY] = 1
     probs[20, BLANK], probs[20, EMPTY] = unsure_reading
     colours = np.array([as_lab(tile)] * 10 + [as_lab(square)] * 10 + [as_lab(unsure_colour)])
+    spreads = np.array([LETTER] * 10 + [PLAIN] * 10 + [unsure_spread], np.float32)
+    colours = np.c_[colours, spreads].astype(np.float32)
     plain = np.flatnonzero(PREMIUM_TYPE == "")
     squares = np.concatenate([plain[:20], [plain[20] if unsure_square is None else unsure_square]])
     return probs / probs.sum(1, keepdims=True), colours, squares
@@ -98,11 +119,32 @@ def test_the_premium_layout_looks_the_same_turned_or_mirrored():
 
 
 def test_a_tile_coloured_cell_keeps_the_letter_it_was_fairly_read_as():
-    probs, colours, squares = frame((0.01, 0.55), TILE)
+    probs, colours, squares = frame((0.01, 0.55), TILE, unsure_spread=LETTER)
     probs[20, 4] = 0.44  # E, the best tile reading
     probs[20] /= probs[20].sum()
     out = weigh_by_colour(probs, colours, squares)
     assert out[20].argmax() == 4 and out[20, 4] > 0.9 and out[20, EMPTY] < 0.01
+
+
+def test_a_plain_tile_coloured_cell_is_a_blank_whatever_letter_came_second():
+    # no letter in its middle: the network's runner-up letter is noise
+    probs, colours, squares = frame((0.01, 0.55), TILE)
+    probs[20, 4] = 0.44
+    probs[20] /= probs[20].sum()
+    out = weigh_by_colour(probs, colours, squares)
+    assert out[20].argmax() == BLANK and out[20, EMPTY] < 0.01
+
+
+def test_unknown_squares_compare_plain_cells_with_plain_ones():
+    # crops whose squares are unknown: dark printed premium squares share the tiles' colour,
+    # plain squares are pale; a plain tile-coloured cell is a blank, a printed one stays empty
+    probs, colours, squares = frame((0.3, 0.7), TILE)
+    printed = np.r_[lab(TILE) + np.float32([4, 0, 0]), LETTER]
+    probs, colours = np.r_[probs, [probs[10]] * 5, [probs[20]]], np.r_[colours, [printed] * 6]
+    types = np.full(len(probs), UNKNOWN)
+    out = weigh_by_colour(probs, colours, types=types)
+    assert out[20].argmax() == BLANK
+    assert np.array_equal(out[-1], probs[-1])  # printed: not made a tile by colour
 
 
 def test_bad_input_is_named():

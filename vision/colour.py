@@ -5,7 +5,8 @@ blank and a plain square can look alike to it. Their colours differ on most boar
 face has the colour of the set's other tiles, a square the colour of the board's other squares
 of its premium type. A cell the network reads as a blank or an empty square, not surely, is
 weighed by which of the two it is much nearer in colour within the same frame (measured in
-models/MODEL_CARD.md).
+models/MODEL_CARD.md). A cell in the tiles' colour whose middle is plain (no letter, no print)
+is a blank: colour says a tile stands there, plainness says it has no letter.
 """
 
 from __future__ import annotations
@@ -21,12 +22,14 @@ from .classify import CLASSES
 
 BLANK, EMPTY = CLASSES.index("?"), CLASSES.index(".")
 UNSURE = 0.99  # a blank or empty reading less sure than this is weighed by colour
-RATIO = 4.0  # how much nearer in colour to one side than the other decides it
+RATIO = 3.0  # how much nearer in colour to one side than the other decides it
 LIGHTNESS = 0.25  # weight of CIELAB lightness against chroma: glare and shade change lightness
 SEPARATION = 10.0  # tile and square colours nearer than this tell nothing
 SURE = 0.95  # readings this sure give the frame's tile and square colours
 MIN_REFERENCES = 3  # squares needed for a reference colour
 KEEP = 0.01  # the share of the losing reading's probability that stays with it
+PLAIN = 10.0  # a middle whose lightness spreads less than this carries no letter or print
+UNKNOWN = "*"  # the premium type of a cell whose square is not known (a crop on its own)
 
 # The premium type of each square (the layout looks the same under any turn or mirroring of
 # the board, so a reader's square index needs no orientation).
@@ -34,9 +37,11 @@ PREMIUM_TYPE = np.array([premium_name(i // 15, i % 15) for i in range(225)])
 
 
 def centre_colours(cells: Sequence[np.ndarray] | np.ndarray) -> np.ndarray:
-    """[n, 3] median CIELAB colour of each BGR cell crop's middle (the central 40% of the crop,
-    about 60% of the square when the crop has rectify.cell_crops's 25% margin)."""
-    out = np.zeros((len(cells), 3), np.float32)
+    """[n, 4] each BGR cell crop's middle (the central 40% of the crop, about 60% of the square
+    when the crop has rectify.cell_crops's 25% margin): its median CIELAB colour, and the
+    spread (standard deviation) of its lightness, low on a plain face or square and high
+    where a letter or premium print stands."""
+    out = np.zeros((len(cells), 4), np.float32)
     for i, cell in enumerate(cells):
         if cell.dtype != np.uint8:
             raise ValueError(f"cell {i} is {cell.dtype}: colours are read from uint8 crops")
@@ -45,7 +50,8 @@ def centre_colours(cells: Sequence[np.ndarray] | np.ndarray) -> np.ndarray:
         if middle.ndim == 2:
             middle = cv2.cvtColor(middle, cv2.COLOR_GRAY2BGR)
         lab = cv2.cvtColor(middle, cv2.COLOR_BGR2Lab).reshape(-1, 3)
-        out[i] = np.median(lab, axis=0)
+        out[i, :3] = np.median(lab, axis=0)
+        out[i, 3] = lab[:, 0].std()
     return out
 
 
@@ -54,16 +60,19 @@ def weigh_by_colour(probs: np.ndarray, colours: np.ndarray,
                     types: np.ndarray | None = None) -> np.ndarray:
     """`probs` [n, 28] with unsure blank-or-empty readings settled by colour, as a new array.
 
-    `colours` [n, 3] from centre_colours and `squares` [n] the board squares (row * 15 + col)
-    of one frame (default: all 225 in order); `types` the premium type of each cell instead,
-    where the squares are unknown ('' for all: one pool). The tile colour is the median of the
-    surely read letters, the square colour the median of the surely empty squares of the same
-    premium type. A cell RATIO times nearer to the tiles' colour gives all but KEEP of its empty
-    reading's probability to its tile readings (in their proportions: a letter read fairly well
-    stays that letter); one RATIO times nearer to the squares' gives its blank reading's to
-    the empty square. Lightness counts for little: glare brightens a square towards a pale
-    tile's colour. Without enough sure references (an empty board, a hand over most of it), or
-    where tile and square colours are alike, nothing changes.
+    `colours` [n, 4] from centre_colours and `squares` [n] the board squares (row * 15 + col)
+    of one frame (default: all 225 in order); `types` the premium type of each cell instead
+    (UNKNOWN where its square is not known: such cells are compared with the other plain, or
+    the other printed, cells of unknown squares). The tile colour is the median of the surely
+    read letters, the square colour the median of the surely empty squares of the same type.
+    A cell RATIO times nearer to the tiles' colour gives all but KEEP of its empty reading's
+    probability to the blank when its middle is plain, else to its tile readings (in their
+    proportions: a letter read fairly well stays that letter; not on an unknown square, whose
+    printed neighbours may be of any premium type); one RATIO times nearer to the squares'
+    gives its blank reading's to the empty square. Lightness counts for little: glare
+    brightens a square towards a pale tile's colour. Without enough sure references (an empty
+    board, a hand over most of it), or where tile and square colours are alike, nothing
+    changes.
     """
     if types is None and squares is None and len(probs) != len(PREMIUM_TYPE):
         raise ValueError(f"{len(probs)} cells without their squares: give `squares`")
@@ -73,11 +82,14 @@ def weigh_by_colour(probs: np.ndarray, colours: np.ndarray,
     tiles = (best < BLANK) & (top > SURE)
     if len(unsure) == 0 or tiles.sum() < MIN_REFERENCES:
         return out
-    colours = colours * np.float32([LIGHTNESS, 1, 1])
+    plain = colours[:, 3] < PLAIN
+    colours = colours[:, :3] * np.float32([LIGHTNESS, 1, 1])
     tile = np.median(colours[tiles], axis=0)
     empty = probs[:, EMPTY] > SURE
     if types is None:
         types = PREMIUM_TYPE if squares is None else PREMIUM_TYPE[squares]
+    unknown = types == UNKNOWN
+    types = np.where(unknown & plain, UNKNOWN + "plain", types)
     square = {}  # premium type -> the colour of its surely empty squares
     for kind in set(types[unsure]):
         same = empty & (types == kind)
@@ -88,10 +100,14 @@ def weigh_by_colour(probs: np.ndarray, colours: np.ndarray,
             continue
         to_tile = np.linalg.norm(colours[i] - tile)
         to_square = np.linalg.norm(colours[i] - square[types[i]])
-        if to_tile * RATIO < to_square:  # a tile: which one, the tile readings say
+        if to_tile * RATIO < to_square:  # a tile: a blank, or what the tile readings say
             moved = out[i, EMPTY] * (1 - KEEP)
-            out[i, EMPTY] -= moved
-            out[i, :EMPTY] += moved * out[i, :EMPTY] / out[i, :EMPTY].sum()
+            if plain[i]:
+                out[i, EMPTY] -= moved
+                out[i, BLANK] += moved
+            elif not unknown[i]:
+                out[i, EMPTY] -= moved
+                out[i, :EMPTY] += moved * out[i, :EMPTY] / out[i, :EMPTY].sum()
         elif to_square * RATIO < to_tile:
             moved = out[i, BLANK] * (1 - KEEP)
             out[i, BLANK] -= moved

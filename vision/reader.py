@@ -153,7 +153,7 @@ class BoardReader:
         self._refused = 0  # poorer fixes refused in a row since tracking failed
         self._probs = np.zeros((225, 28), np.float32)  # each square as last classified
         self._orient = np.zeros((225, 8), np.float32)  # how its letter is turned, likewise
-        self._colour = np.zeros((225, 3), np.float32)  # each square's colour, read likewise
+        self._colour = np.zeros((225, 4), np.float32)  # each square's colour, read likewise
 
     def _corners(self, frame: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
         """The corners to read the frame at, and the frame's small view at them when it was
