@@ -129,12 +129,12 @@ def _recut(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
                               cv2.BORDER_REPLICATE)
 
 
-def augment(images: np.ndarray, o: np.ndarray, rng: np.random.Generator
+def augment(images: np.ndarray, o: np.ndarray, rng: np.random.Generator, recut: float = RECUT
             ) -> tuple[np.ndarray, np.ndarray]:
     out, orient = [], np.empty_like(o)
     for i, img in enumerate(images):
         img, orient[i] = _dihedral(img, int(o[i]), rng)
-        if rng.random() < RECUT:
+        if rng.random() < recut:
             img = _recut(img, rng)
         x = _colour(img, rng)
         if rng.random() < 0.5:
@@ -207,7 +207,7 @@ def fit_temperature(logits: np.ndarray, y: np.ndarray) -> float:
 
 
 def train(net: TileNet, data: dict[str, np.ndarray], val: dict[str, np.ndarray], steps: int,
-          batch: int, lr: float, seed: int) -> None:
+          batch: int, lr: float, seed: int, warm: bool = False, recut: float = RECUT) -> None:
     rng = np.random.default_rng(seed)
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=5e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, lr, total_steps=steps, pct_start=0.15)
@@ -216,8 +216,10 @@ def train(net: TileNet, data: dict[str, np.ndarray], val: dict[str, np.ndarray],
     t0 = time.time()
     for step in range(1, steps + 1):
         net.train()
+        if warm:
+            freeze_norms(net)
         idx = rng.integers(len(data["y"]), size=batch)
-        x, o = augment(data["images"][idx], data["o"][idx], rng)
+        x, o = augment(data["images"][idx], data["o"][idx], rng, recut)
         tile, turn = losses(net, torch.from_numpy(x), torch.from_numpy(data["y"][idx]),
                             torch.from_numpy(o))
         opt.zero_grad()
@@ -229,6 +231,40 @@ def train(net: TileNet, data: dict[str, np.ndarray], val: dict[str, np.ndarray],
             err = (logits.argmax(1) != vy).mean()
             print(f"step {step}/{steps} {time.time() - t0:.0f}s loss {tile.item():.3f} "
                   f"turn {turn.item():.3f} held-out-style val error {100 * err:.2f}%", flush=True)
+
+
+def load_onnx_weights(net: TileNet, path: Path) -> None:
+    """Start from a shipped model: its ONNX file holds each conv with its batch norm folded in,
+    so the conv takes the folded weights and the norm becomes the identity (kept frozen by
+    `freeze_norms`); the embedding, orientation and class weights are copied as they are."""
+    import onnx
+    from onnx import numpy_helper
+
+    init = {t.name: numpy_helper.to_array(t) for t in onnx.load(str(path)).graph.initializer}
+    convs = [v for v in init.values() if v.ndim == 4]
+    biases = [init[n] for n in init if n.startswith("onnx::Conv") and init[n].ndim == 1]
+    blocks = [m for m in net.features if isinstance(m, nn.Sequential)]
+    assert len(convs) == len(biases) == len(blocks), "not this network's ONNX"
+    state = net.state_dict()
+    for i, (w, b) in enumerate(zip(convs, biases, strict=True)):
+        state[f"features.{i}.0.weight"] = torch.from_numpy(w.copy())
+        norm = f"features.{i}.1."
+        state[norm + "weight"] = torch.ones_like(state[norm + "weight"])
+        state[norm + "bias"] = torch.from_numpy(b.copy())
+        state[norm + "running_mean"] = torch.zeros_like(state[norm + "running_mean"])
+        state[norm + "running_var"] = torch.full_like(state[norm + "running_var"],
+                                                      1 - blocks[i][1].eps)
+    for name in state:
+        if not name.startswith("features.") and name in init:
+            state[name] = torch.from_numpy(init[name].copy())
+    net.load_state_dict(state)
+
+
+def freeze_norms(net: TileNet) -> None:
+    """Batch statistics stay those of the start (a folded norm is the identity)."""
+    for m in net.modules():
+        if isinstance(m, nn.BatchNorm2d | nn.BatchNorm1d):
+            m.eval()
 
 
 # ---------------------------------------------------------------- export
@@ -271,6 +307,8 @@ def main() -> None:
     ap.add_argument("--board-chunks", type=int, default=len(BOARD_SEEDS))
     ap.add_argument("--seed", type=int, default=1, help="1 gave the shipped model")
     ap.add_argument("--out", type=Path, default=OUT)
+    ap.add_argument("--init", type=Path, help="start from this model (e.g. models/tiles.onnx)")
+    ap.add_argument("--recut", type=float, default=RECUT, help="share of crops recut")
     args = ap.parse_args()
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
@@ -280,8 +318,11 @@ def main() -> None:
     data, val = load_split(paths, keep_held_out=False), load_split(paths, keep_held_out=True)
     print(f"training crops {len(data['y'])}, held-out-style validation crops {len(val['y'])}")
     net = TileNet()
+    if args.init:
+        load_onnx_weights(net, args.init)
     print(f"parameters {sum(p.numel() for p in net.parameters())}")
-    train(net, data, val, args.steps, args.batch, args.lr, args.seed)
+    train(net, data, val, args.steps, args.batch, args.lr, args.seed, warm=bool(args.init),
+          recut=args.recut)
     vx = preprocess(list(val["images"]))
     logits, _ = infer(net, vx)
     temperature = fit_temperature(logits, val["y"])
