@@ -58,6 +58,7 @@ class GcgPlayer:
 class GcgEvent:
     """One '>' line. For end_rack, `rack` is what precedes the parentheses and `tiles` what is
     inside; for exchange, `exchange_count` is always set, `exchanged` when the tiles are named.
+    `note_marks`: see GcgRecord.
     """
 
     line: int
@@ -73,18 +74,43 @@ class GcgEvent:
     tiles: str = ""
     extra: str = ""
     note: str = ""
+    note_marks: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
 class GcgRecord:
     """A whole record. `pragmas` holds every pragma except #playerN, #note and
-    #character-encoding (kept elsewhere or implied by the text), in file order."""
+    #character-encoding (kept elsewhere or implied by the text), in file order.
+
+    `pragma_after[i]` is how many events precede pragmas[i], so a rewrite keeps each pragma
+    where it stood among the moves (other tools read a pragma differently after the first move).
+    Left empty, it is the usual layout: every pragma before the moves, except that from the
+    first #rackN on (the racks where the record stops) they follow the last move.
+
+    A note's lines after the first are written as continuation lines, except those listed in
+    `note_marks` (0-based line numbers), which get a #note line of their own as they had when
+    read: tools join a continuation with a line break but consecutive #note lines without one.
+    """
 
     source: str
     players: tuple[GcgPlayer, ...]
     pragmas: tuple[tuple[str, str], ...]
     events: tuple[GcgEvent, ...]
     note: str = ""
+    pragma_after: tuple[int, ...] = ()
+    note_marks: tuple[int, ...] = ()
+
+    def __post_init__(self) -> None:
+        after = self.pragma_after
+        if not after and self.pragmas:
+            racks = (i for i, (key, _) in enumerate(self.pragmas) if _RACK_KEY.fullmatch(key))
+            split = next(racks, len(self.pragmas))
+            after = (0,) * split + (len(self.events),) * (len(self.pragmas) - split)
+            object.__setattr__(self, "pragma_after", after)
+        if len(after) != len(self.pragmas):
+            raise ValueError(f"{len(after)} pragma positions for {len(self.pragmas)} pragmata")
+        if any(not 0 <= a <= len(self.events) for a in after) or list(after) != sorted(after):
+            raise ValueError(f"pragma positions {after} are not in order among the events")
 
     def pragma(self, key: str) -> str | None:
         """Value of the last pragma `key` (a later line overrides an earlier one), or None."""
@@ -139,19 +165,19 @@ def format_gcg(record: GcgRecord) -> str:
     """Write `record` as GCG text that parse_gcg reads back to an equal record (line numbers and
     source aside). Encode the result as UTF-8: it declares so on line 1 when it is not ASCII.
 
-    Players come first, then the pragmas in order; from the first #rackN on (the racks where the
-    record stops) they follow the events.
+    Players come first, then the pragmata that precede the moves and the game's note; each move
+    is followed by its note and then the pragmata that stood after it (`pragma_after`).
     """
+    gaps: list[list[str]] = [[] for _ in range(len(record.events) + 1)]
+    for (key, value), after in zip(record.pragmas, record.pragma_after, strict=True):
+        gaps[after].append(_join(f"#{key}", value))
     lines = [_join(f"#player{p.number}", p.nickname, p.name) for p in record.players]
-    pragmas = [_join(f"#{key}", value) for key, value in record.pragmas]
-    racks = (i for i, (key, _) in enumerate(record.pragmas) if _RACK_KEY.fullmatch(key))
-    split = next(racks, len(pragmas))
-    lines += pragmas[:split]
-    lines += _note_lines(record.note)
-    for event in record.events:
+    lines += gaps[0]
+    lines += _note_lines(record.note, record.note_marks)
+    for event, pragmas in zip(record.events, gaps[1:], strict=True):
         lines.append(_format_event(event))
-        lines += _note_lines(event.note)
-    lines += pragmas[split:]
+        lines += _note_lines(event.note, event.note_marks)
+        lines += pragmas
     text = "\n".join(lines) + "\n"
     return text if text.isascii() else f"#{_ENCODING_KEY} UTF-8\n{text}"
 
@@ -160,16 +186,22 @@ def _join(*parts: str) -> str:
     return " ".join(p for p in parts if p)
 
 
-def _note_lines(note: str) -> list[str]:
-    """A note as a #note line and continuation lines; a line that would not read back as a
-    continuation (empty, or starting with '#' or '>') gets a #note line of its own."""
+def _note_lines(note: str, marks: tuple[int, ...]) -> list[str]:
+    """A note as a #note line and continuation lines; a line in `marks`, or one that would not
+    read back as a continuation, gets a #note line of its own."""
     if not note:
         return []
     out = []
     for i, text in enumerate(note.split("\n")):
-        own_line = i == 0 or not text.strip(" \t") or text.lstrip(" \t")[0] in "#>"
+        own_line = i == 0 or i in marks or not _continues(text)
         out.append(_join("#note", text) if own_line else text)
     return out
+
+
+def _continues(text: str) -> bool:
+    """Whether a note line can be written as a continuation (not empty, no '#' or '>' first)."""
+    text = text.lstrip(" \t")
+    return bool(text) and text[0] not in "#>"
 
 
 def _format_event(ev: GcgEvent) -> str:
@@ -186,7 +218,9 @@ def _format_event(ev: GcgEvent) -> str:
         if ev.kind not in moves:
             raise ValueError(f"unknown event kind {ev.kind!r}")
         move = moves[ev.kind]
-    return _join(f">{ev.player}:", ev.rack, move, f"{ev.score:+d}", str(ev.total), ev.extra)
+    # The rack field keeps its place when empty (">nick:  (challenge) +5 29"): other tools
+    # read a line with one space there as an end-of-game rack, or not at all.
+    return _join(f">{ev.player}: {ev.rack}", move, f"{ev.score:+d}", str(ev.total), ev.extra)
 
 
 def _decode(data: bytes | str, source: str) -> str:
@@ -241,8 +275,10 @@ class _Reader:
         self.source = source
         self.players: dict[int, GcgPlayer] = {}
         self.pragmas: list[tuple[str, str]] = []
+        self.pragma_after: list[int] = []  # events read before each pragma
         self.events: list[GcgEvent] = []
         self.notes: dict[int, list[str]] = {}  # event index (-1: the game) -> note lines
+        self.marks: dict[int, list[int]] = {}  # the same -> lines that had a #note of their own
         self.in_note = False
 
     def error(self, line: int | None, reason: str) -> GcgError:
@@ -270,7 +306,9 @@ class _Reader:
             if n not in self.players:
                 raise self.error(None, f"no #player{n} line")
         events = tuple(
-            replace(ev, note="\n".join(self.notes[i])) if i in self.notes else ev
+            replace(ev, note="\n".join(self.notes[i]), note_marks=tuple(self.marks.get(i, ())))
+            if i in self.notes
+            else ev
             for i, ev in enumerate(self.events)
         )
         return GcgRecord(
@@ -279,6 +317,8 @@ class _Reader:
             pragmas=tuple(self.pragmas),
             events=events,
             note="\n".join(self.notes.get(-1, [])),
+            note_marks=tuple(self.marks.get(-1, ())),
+            pragma_after=tuple(self.pragma_after),
         )
 
     def pragma(self, number: int, line: str) -> bool:
@@ -288,7 +328,10 @@ class _Reader:
         if not key:
             raise self.error(number, "'#' without a pragma name")
         if key == "note":
-            self.notes.setdefault(len(self.events) - 1, []).append(value)
+            lines = self.notes.setdefault(len(self.events) - 1, [])
+            if lines and _continues(value):  # could have continued the note, but did not
+                self.marks.setdefault(len(self.events) - 1, []).append(len(lines))
+            lines.append(value)
             return True
         if key == _ENCODING_KEY:
             if number != 1:
@@ -300,6 +343,7 @@ class _Reader:
         if _RACK_KEY.fullmatch(key) and not (_is_rack(value) and value):
             raise self.error(number, f"#{key} is not a rack: {value!r}")
         self.pragmas.append((key, value))
+        self.pragma_after.append(len(self.events))
         return False
 
     def player(self, number: int, digits: str, value: str) -> None:

@@ -39,6 +39,29 @@ def turn_event(turn: Turn, nickname: str, rack: str = "", note: str = "") -> Gcg
     )
 
 
+def played_tiles(turn: Turn) -> str:
+    """The faces a play put down, sorted ('?' for a blank): the part of the rack it shows."""
+    return "".join(sorted(p.tile.face for p in turn.placed))
+
+
+def shown_racks(turns: Sequence[Turn], known: Sequence[str] = ()) -> list[str]:
+    """Each turn's rack field: the known rack, or else what the turn shows of it, as annotators
+    write it (a play's tiles, the same for its withdrawal, an exchange's named tiles); other
+    tools need a rack on every play, pass and exchange line. '' where nothing is shown."""
+    shown, last_play = [], ""
+    for i, turn in enumerate(turns):
+        rack = known[i] if i < len(known) else ""
+        if turn.kind == "play":
+            rack = rack or played_tiles(turn)
+            last_play = rack
+        elif turn.kind == "withdraw":
+            rack = rack or last_play
+        elif turn.kind == "exchange":
+            rack = rack or turn.tiles
+        shown.append(rack)
+    return shown
+
+
 def game_record(
     game: Game,
     people: tuple[GcgPlayer, GcgPlayer],
@@ -46,12 +69,14 @@ def game_record(
     pragmas: tuple[tuple[str, str], ...] = (),
     notes: Sequence[str] = (),
 ) -> GcgRecord:
-    """The record of `game` so far. racks[i] and notes[i], where given, belong to turn i."""
+    """The record of `game` so far. racks[i] and notes[i], where given, belong to turn i; a
+    turn without a known rack shows what it reveals of it (see shown_racks)."""
+    shown = shown_racks(game.turns, racks)
     events = tuple(
         turn_event(
             t,
             people[t.player].nickname,
-            racks[i] if i < len(racks) else "",
+            shown[i],
             notes[i] if i < len(notes) else "",
         )
         for i, t in enumerate(game.turns)

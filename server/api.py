@@ -13,10 +13,10 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, request, send_from_directory
 
+from tilecast import entries
+from tilecast.entries import InputError
 from tilecast.plugins.alerts import log_path
 from tilecast.plugins.broadcast import public_state
-from tilecast.recorder import InputError
-from tilecast.server import entries
 from tilecast.server.app import server
 from tilecast.server.auth import OPERATOR, TD, request_roles
 from tilecast.server.boards import BoardRunner, CornersError, order_corners
@@ -148,8 +148,9 @@ def record(board: str) -> dict[str, Any]:
 def submit(board: str) -> tuple[dict[str, Any], int]:
     runner = server().board(board)
     try:
-        entry = entries.entry(json_body())
-    except entries.EntryError as exc:
+        entry = {**entries.parse_entry(json_body(), entries.OPERATOR).as_json(),
+                 "source": "operator"}
+    except InputError as exc:
         abort(400, str(exc))
     try:
         with runner.session.lock:

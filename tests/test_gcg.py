@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 from pathlib import Path
 
 import pytest
@@ -214,6 +215,16 @@ def test_notes_attach_to_the_game_or_the_preceding_event():
     assert [ev.note for ev in record.events] == ["this\nis\na multiline\nnote", "", "one\ntwo"]
 
 
+def test_notes_keep_their_own_lines_and_continuation_lines():
+    """Macondo joins consecutive #note lines with nothing between and a continuation line with
+    a line break, so a rewrite keeps each line as it was written."""
+    text = HEAD + "#note a\n#note b\nc\n>Tim: AEITW 8D WAITE +24 24\n#note d\ne\n#note f\n"
+    record = parse_gcg(text)
+    assert (record.note, record.note_marks) == ("a\nb\nc", (1,))
+    assert (record.events[0].note, record.events[0].note_marks) == ("d\ne\nf", (2,))
+    assert format_gcg(record) == text
+
+
 def test_note_after_a_closing_pragma_still_belongs_to_the_last_event():
     record = parse_gcg(HEAD + ">Tim: AEITW 8D WAITE +24 24\n#rack2 ABC\n#note late\n")
     assert record.events[0].note == "late"
@@ -396,18 +407,46 @@ def test_writer_output_is_standard_gcg():
     )
     assert format_gcg(parse_gcg(text)) == (
         "#player1 Tim Tim Weiss\n#player2 Josh Josh\n#title Final\n#note good luck\n"
-        ">Tim: AEITW?X 8D WAITEd +24 24\n>Josh: DEFO - +0 0\n"
-        ">Tim: AX -AX +0 24\n>Josh: DEFO -- -10 -10\n>Josh: (challenge) +5 -5\n"
-        ">Tim: X -2 +0 24 note this\n>Josh: (X) +16 11\n>Tim: X (X) -8 16\n>Tim: (time) -10 6\n"
-        "#rack2 DEF\n"
+        ">Tim: AEITW?X 8D WAITEd +24 24\n#rack2 DEF\n>Josh: DEFO - +0 0\n"
+        ">Tim: AX -AX +0 24\n>Josh: DEFO -- -10 -10\n>Josh:  (challenge) +5 -5\n"
+        ">Tim: X -2 +0 24 note this\n>Josh:  (X) +16 11\n>Tim: X (X) -8 16\n"
+        ">Tim:  (time) -10 6\n"
     )
 
 
-def test_writer_keeps_pragma_order_when_a_rack_comes_first():
-    record = parse_gcg(HEAD + "#rack1 ABC\n#title late\n>Tim: AEITW 8D WAITE +24 24\n")
-    text = format_gcg(record)
-    assert text.endswith(">Tim: AEITW 8D WAITE +24 24\n#rack1 ABC\n#title late\n")
-    assert parse_gcg(text).pragmas == (("rack1", "ABC"), ("title", "late"))
+def test_writer_keeps_pragmata_where_they_stand_among_the_moves():
+    text = (
+        HEAD + "#rack1 ABC\n#title early\n>Tim: AEITW 8D WAITE +24 24\n#note n\n"
+        "#description late\n>Josh: DEFO 7C DEFO +22 22\n#rack2 XYZ\n"
+    )
+    record = parse_gcg(text)
+    assert record.pragma_after == (0, 0, 1, 2)
+    assert format_gcg(record) == text
+    assert parse_gcg(format_gcg(record)).pragmas == record.pragmas
+
+
+def test_built_records_put_pragmata_first_and_final_racks_last():
+    events = parse_gcg(HEAD + ">Tim: AEITW 8D WAITE +24 24\n").events
+    pragmas = (("title", "t"), ("rack1", "ABC"), ("lexicon", "CSW21"))
+    record = GcgRecord("", parse_gcg(HEAD).players, pragmas, events)
+    assert record.pragma_after == (0, 1, 1)
+    assert format_gcg(record).endswith(">Tim: AEITW 8D WAITE +24 24\n#rack1 ABC\n#lexicon CSW21\n")
+
+
+@pytest.mark.parametrize("after", [(0,), (0, 2), (1, 0)])
+def test_pragma_positions_must_fit_the_pragmata_and_events(after):
+    events = parse_gcg(HEAD + ">Tim: AEITW 8D WAITE +24 24\n").events
+    with pytest.raises(ValueError, match="pragma"):
+        GcgRecord("", parse_gcg(HEAD).players, (("a", ""), ("b", "")), events, pragma_after=after)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [">Josh:  (challenge) +5 5", ">Josh:  (time) -10 -10", ">Josh:  (ABC) +10 10"],
+)
+def test_an_empty_rack_field_keeps_its_place(line):
+    text = format_gcg(parse_gcg(HEAD + line.replace(":  ", ": ") + "\n"))
+    assert text.endswith(line + "\n")
 
 
 def test_writer_declares_utf8_only_when_needed():
@@ -482,6 +521,62 @@ def test_corpus_round_trips_through_the_writer(corpus):
     for name in readable:
         record = parse_gcg(corpus[name], name)
         assert without_positions(round_trip(record)) == without_positions(record), name
+
+
+_TOKEN_COORD = re.compile(r"[0-9]{1,2}[a-o]|[a-o][0-9]{1,2}")
+
+
+def as_other_tools_read_it(text: str) -> tuple[set[str], list[tuple]]:
+    """What a line-based GCG tool takes from `text`, found without parse_gcg: the player lines,
+    and in order each move line's fields (blanks between them collapsed, coordinates in
+    capitals) and each other pragma with the number of moves before it; note text per move.
+    Where a pragma stands matters (Macondo refuses #title, #lexicon... after the first move)."""
+    players, items, moves, note = set(), [], 0, None
+    for raw in re.split(r"\r\n|\r|\n", text.removeprefix("\ufeff")):
+        line = " ".join(raw.split())
+        if not line or line.startswith("#character-encoding"):
+            continue
+        if line.startswith("#player"):
+            players.add(line)
+        elif line.startswith(">"):
+            nick, fields = line.split(": ", 1) if ": " in line else (line, "")
+            fields = [f.upper() if _TOKEN_COORD.fullmatch(f) else f for f in fields.split(" ")]
+            items.append(("move", nick, *fields))
+            moves, note = moves + 1, None
+        elif line.startswith("#note"):
+            note = [moves, line.removeprefix("#note").strip()]
+            items.append(note)
+        elif line.startswith("#"):
+            items.append(("pragma", moves, line))
+            note = None
+        else:
+            note.append(line)  # a continuation of the note
+    notes = [(n[0], "\n".join(n[1:])) for n in items if isinstance(n, list)]
+    return players, [i for i in items if not isinstance(i, list)] + notes
+
+
+def decoded(data: bytes) -> str:
+    """A corpus file's text: UTF-8 when a byte order mark or line 1 says so, else ISO-8859-1."""
+    first = data.split(b"\n", 1)[0].strip().lower()
+    utf8 = data.startswith(b"\xef\xbb\xbf") or first.startswith(b"#character-encoding utf")
+    return data.decode("utf-8" if utf8 else "iso-8859-1")
+
+
+def test_corpus_rewrites_change_nothing_other_tools_read(corpus):
+    """Every readable record, rewritten: the same moves field by field, the same pragmata
+    between the same moves, the same notes; one blank between fields, and the rack field in
+    its place when empty."""
+    for name in corpus:
+        if name in EXPECTED_FAILURES:
+            continue
+        record = parse_gcg(corpus[name], name)
+        text = format_gcg(record)
+        assert as_other_tools_read_it(text) == as_other_tools_read_it(decoded(corpus[name])), name
+        moves = [line for line in text.splitlines() if line.startswith(">")]
+        for line, event in zip(moves, record.events, strict=True):
+            fields = line.split(": ", 1)[1]
+            assert fields.startswith(" ") == (event.rack == ""), line
+            assert "  " not in fields.removeprefix(" "), line
 
 
 def test_corpus_game_with_a_multiline_note_and_time_penalty(corpus):

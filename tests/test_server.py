@@ -257,7 +257,7 @@ def test_downloads_are_the_boards_own_files(app, client):
     post(client, {"type": "announce", "score": 30})
     gcg = client.get("/api/boards/t1/gcg", headers=AS_TD)
     assert gcg.status_code == 200 and "attachment" in gcg.headers["Content-Disposition"]
-    assert ">Ann: 8D WINDY +32 32" in gcg.get_data(as_text=True)
+    assert ">Ann: DINWY 8D WINDY +32 32" in gcg.get_data(as_text=True)
     log = client.get("/api/boards/t1/alerts.jsonl", headers=AS_TD)
     assert log.status_code == 200
     assert json.loads(log.get_data(as_text=True).splitlines()[0])["kind"] == "score-discrepancy"

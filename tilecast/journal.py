@@ -8,9 +8,18 @@ import os
 from pathlib import Path
 from typing import Any
 
+from tilecast.entries import JOURNAL, InputError, parse_entry
+
 
 class JournalError(ValueError):
-    """The journal file is damaged somewhere other than a torn last line."""
+    """The journal file is damaged somewhere other than a torn last line, or holds an entry
+    of the wrong shape (see tilecast.entries)."""
+
+
+def _not_a_number(name: str) -> Any:
+    """json.loads takes NaN and Infinity, which are not JSON; a journal never holds them (an
+    entry that does is whole, so it is damage, not a torn last write)."""
+    raise JournalError(f"{name} is not a JSON value")
 
 
 class Journal:
@@ -28,24 +37,33 @@ class Journal:
             return []
         data = self.path.read_bytes()
         lines = data.split(b"\n")
-        entries = []
+        read = []
         for number, line in enumerate(lines, 1):
             if not line.strip():
                 continue
             try:
-                entries.append(json.loads(line))
+                read.append((number, json.loads(line, parse_constant=_not_a_number)))
+            except JournalError as exc:
+                raise JournalError(f"{self.path}:{number}: damaged entry: {exc}") from exc
             except json.JSONDecodeError as exc:
                 if number == len(lines):  # torn final write, never fsynced as a whole line
                     with open(self.path, "r+b") as fh:
                         fh.truncate(len(data) - len(line))
                     break
                 raise JournalError(f"{self.path}:{number}: damaged entry: {exc}") from exc
-        return entries
+        for number, entry in read:  # whole lines of the wrong shape: damage, not a torn write
+            try:
+                parse_entry(entry, JOURNAL)
+            except InputError as exc:
+                raise JournalError(f"{self.path}:{number}: {exc}") from exc
+        return [entry for _, entry in read]
 
     def append(self, entry: dict[str, Any]) -> dict[str, Any]:
-        """Write one entry durably; returns it with its sequence number `seq`."""
+        """Write one entry durably; returns it with its sequence number `seq`. ValueError for
+        a value JSON cannot hold (NaN, infinity), before anything is written."""
         entry = {"seq": len(self.entries), **entry}
-        self._fh.write(json.dumps(entry, separators=(",", ":")).encode() + b"\n")
+        line = json.dumps(entry, separators=(",", ":"), allow_nan=False).encode() + b"\n"
+        self._fh.write(line)
         self._fh.flush()
         os.fsync(self._fh.fileno())
         self.entries.append(entry)

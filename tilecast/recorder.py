@@ -34,6 +34,7 @@ from tilecast.engine.movegen import blank_letters, likeliest_blanks
 from tilecast.engine.play import over_counted
 from tilecast.engine.rules import Rules
 from tilecast.engine.tiles import BLANK, TileSet
+from tilecast.entries import InputError
 from tilecast.events import Alert
 
 Note = tuple[str, dict[str, Any]]  # (hook name without the tilecast_ prefix, arguments)
@@ -47,10 +48,6 @@ BLANK_ALONE = 0.1  # odds of a play of blanks alone, against one with letters
 ORDER_GAP = 0.5  # seconds between two plays' laying that puts them in order
 BLANK_GONE = 0.97  # a recorded blank counts as taken away only when this surely empty
 BLANK_ODDS = 0.2  # game base rate of blanks over the classifier's training rate (see blank_prior)
-
-
-class InputError(ValueError):
-    """An operator or events-file entry that is malformed or not allowed now."""
 
 
 @dataclass

@@ -9,32 +9,33 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from tilecast.recorder import InputError
+from tilecast.entries import EVENTS, InputError, parse_entry
 from tilecast.session import Session
 from tilecast.vision.reader import BoardReader
 from tilecast.vision.stillness import StillnessGate
 
 
-class EventsFileError(ValueError):
-    """A line of an events file that is not a valid event."""
+class EventsFileError(InputError):
+    """A line of an events file that is not a valid event: where, and which field."""
 
 
 def load_events(path: str | Path) -> list[dict[str, Any]]:
-    """One JSON object per line, each with a numeric `time` (seconds into the source) and a
-    `type`; blank lines are skipped. Returned in time order, each tagged with its line."""
+    """One JSON object per line, each an operator entry (see tilecast.entries) with a finite
+    `time` (seconds into the source); blank lines are skipped. Returned in time order, each
+    tagged with its line; the first bad line is an EventsFileError, before anything is read."""
     events = []
     for number, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), 1):
         if not line.strip():
             continue
         try:
-            event = json.loads(line)
+            entry = parse_entry(json.loads(line), EVENTS)
         except json.JSONDecodeError as exc:
             raise EventsFileError(f"{path}:{number}: not JSON: {exc.msg}") from exc
-        if not isinstance(event, dict) or not isinstance(event.get("type"), str):
-            raise EventsFileError(f'{path}:{number}: an event needs a "type"')
-        if not isinstance(event.get("time"), int | float):
-            raise EventsFileError(f'{path}:{number}: an event needs a numeric "time"')
-        events.append({**event, "events_line": number})
+        except InputError as exc:
+            raise EventsFileError(f"{path}:{number}: {exc}") from exc
+        if entry.time is None:
+            raise EventsFileError(f'{path}:{number}: an event needs a "time" (seconds)')
+        events.append({**entry.as_json(), "events_line": number})
     return sorted(events, key=lambda e: e["time"])
 
 
