@@ -31,6 +31,7 @@ _ENCODINGS = {
     "ISO8859-1": "iso-8859-1",
 }
 _ENCODING_KEY = "character-encoding"
+MAX_LINE = 8192  # characters; the longest line of 211 real records is 1472 (a note)
 
 
 class GcgError(ValueError):
@@ -149,7 +150,7 @@ class GcgRecord:
         for i, player in enumerate(self.players):
             if player.nickname == nickname:
                 return i
-        raise GcgError(self.source, None, f"unknown player {nickname!r}")
+        raise GcgError(self.source, None, f"unknown player {excerpt(nickname)!r}")
 
 
 def parse_gcg(data: bytes | str, source: str = "<gcg>") -> GcgRecord:
@@ -250,8 +251,16 @@ def _declared_codec(first_line: str, source: str) -> str | None:
         return None
     value = parts[1] if len(parts) > 1 else ""
     if value.upper() not in _ENCODINGS:
-        raise GcgError(source, 1, f"unsupported character encoding {value!r} (UTF-8 or ISO-8859-1)")
+        raise GcgError(
+            source, 1, f"unsupported character encoding {excerpt(value)!r} (UTF-8 or ISO-8859-1)"
+        )
     return _ENCODINGS[value.upper()]
+
+
+def excerpt(text: str, limit: int = 40) -> str:
+    """At most `limit` characters of `text`, saying how long it was: messages quote records,
+    and a record may be hostile (a 10 MB word must not come back whole)."""
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"
 
 
 def _is_tile_letter(ch: str) -> bool:
@@ -287,6 +296,8 @@ class _Reader:
     def read(self, text: str) -> GcgRecord:
         empty = True
         for number, raw in enumerate(_LINE_BREAK.split(text), start=1):
+            if len(raw) > MAX_LINE:  # before any token is taken apart or kept
+                raise self.error(number, f"line is {len(raw)} characters long (at most {MAX_LINE})")
             line = raw.strip(" \t")
             if not line:
                 continue
@@ -299,7 +310,7 @@ class _Reader:
             elif self.in_note:
                 self.notes[len(self.events) - 1].append(line)
             else:
-                raise self.error(number, f"text outside a note: {line[:40]!r}")
+                raise self.error(number, f"text outside a note: {excerpt(line)!r}")
         if empty:
             raise self.error(None, "empty record")
         for n in (1, 2):
@@ -341,7 +352,7 @@ class _Reader:
             self.player(number, m[1], value)
             return False
         if _RACK_KEY.fullmatch(key) and not (_is_rack(value) and value):
-            raise self.error(number, f"#{key} is not a rack: {value!r}")
+            raise self.error(number, f"#{key} is not a rack: {excerpt(value)!r}")
         self.pragmas.append((key, value))
         self.pragma_after.append(len(self.events))
         return False
@@ -359,10 +370,12 @@ class _Reader:
         if not nickname:
             raise self.error(number, f"#player{n} has no nickname")
         if ":" in nickname:
-            raise self.error(number, f"nickname {nickname!r} contains ':'")
+            raise self.error(number, f"nickname {excerpt(nickname)!r} contains ':'")
         for other in self.players.values():
             if other.nickname == nickname:
-                raise self.error(number, f"nickname {nickname!r} is already #player{other.number}")
+                raise self.error(
+                    number, f"nickname {excerpt(nickname)!r} is already #player{other.number}"
+                )
         self.players[n] = GcgPlayer(n, nickname, name)
 
     def event(self, number: int, line: str) -> None:
@@ -371,14 +384,16 @@ class _Reader:
         if not colon or not nickname:
             raise self.error(number, "an event line starts '>nickname:'")
         if nickname not in {p.nickname for p in self.players.values()}:
-            raise self.error(number, f"unknown player {nickname!r} (not declared by #player1/2)")
+            raise self.error(
+                number, f"unknown player {excerpt(nickname)!r} (not declared by #player1/2)"
+            )
         rest = rest.strip(" \t")
         tokens = _BLANKS.split(rest) if rest else []
         rack = ""
         if tokens and not _looks_like_move(tokens[0]):
             rack = tokens.pop(0)
             if not _is_rack(rack):
-                raise self.error(number, f"malformed rack {rack!r}")
+                raise self.error(number, f"malformed rack {excerpt(rack)!r}")
         if not tokens:
             raise self.error(number, "event has no move")
         fields = self.move(number, tokens.pop(0), tokens)
@@ -386,9 +401,9 @@ class _Reader:
             raise self.error(number, "event needs a score and a total")
         score, total = tokens[0], tokens[1]
         if not _SCORE.fullmatch(score):
-            raise self.error(number, f"malformed score {score!r} (want +N or -N)")
+            raise self.error(number, f"malformed score {excerpt(score)!r} (want +N or -N)")
         if not _TOTAL.fullmatch(total):
-            raise self.error(number, f"malformed total {total!r}")
+            raise self.error(number, f"malformed total {excerpt(total)!r}")
         self.events.append(
             GcgEvent(
                 line=number,
@@ -408,30 +423,30 @@ class _Reader:
             return {"kind": simple[move]}
         if len(move) > 2 and move[0] == "(" and move[-1] == ")":
             if not _is_rack(move[1:-1]):
-                raise self.error(number, f"malformed rack in {move!r}")
+                raise self.error(number, f"malformed rack in {excerpt(move)!r}")
             return {"kind": "end_rack", "tiles": move[1:-1]}
         if move[0] == "-":
             body = move[1:]
             if _EXCHANGE_COUNT.fullmatch(body):
                 return {"kind": "exchange", "exchange_count": int(body)}
             if not _is_rack(body):
-                raise self.error(number, f"malformed exchange {move!r}")
+                raise self.error(number, f"malformed exchange {excerpt(move)!r}")
             return {"kind": "exchange", "exchanged": body, "exchange_count": len(body)}
         if _COORD_LIKE.fullmatch(move):
             try:
                 coord = parse_coord(move)
             except ValueError:
-                raise self.error(number, f"not a board coordinate: {move!r}") from None
+                raise self.error(number, f"not a board coordinate: {excerpt(move)!r}") from None
             if not rest:
                 raise self.error(number, f"play at {move} has no word")
             word = rest.pop(0)
             if not _is_word(word):
-                raise self.error(number, f"malformed word {word!r}")
+                raise self.error(number, f"malformed word {excerpt(word)!r}")
             return {"kind": "play", "coord": coord, "word": word}
         raise self.error(
             number,
-            f"unrecognised move {move!r} (want a coordinate and word, '-', '-TILES', '--', "
-            "'(challenge)', '(time)' or '(TILES)')",
+            f"unrecognised move {excerpt(move)!r} (want a coordinate and word, '-', '-TILES', "
+            "'--', '(challenge)', '(time)' or '(TILES)')",
         )
 
 

@@ -12,7 +12,7 @@ from flask import Flask, Response, abort, current_app, request
 from werkzeug.exceptions import HTTPException
 
 from tilecast.engine.lexicon import Lexicon
-from tilecast.pluginmanager import fire, plugin_manager
+from tilecast.pluginmanager import plugin_manager
 from tilecast.plugins import alerts as alerts_plugin
 from tilecast.plugins import annotation
 from tilecast.plugins import broadcast as broadcast_plugin
@@ -85,7 +85,7 @@ def create_app(
             pm.register(plugin, name=name)
     app.register_blueprint(api)
     app.register_blueprint(pages)
-    fire(pm, "tilecast_server_routes", app=app)
+    pm.hook.tilecast_server_routes(app=app)
 
     config.out_dir.mkdir(parents=True, exist_ok=True)
     broadcast = app.extensions["tilecast.broadcast"]

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tilecast.engine.board import Coord
-from tilecast.engine.gcg import GcgError, GcgRecord, format_gcg, parse_gcg
+from tilecast.engine.gcg import MAX_LINE, GcgError, GcgRecord, format_gcg, parse_gcg
 
 CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "gcg"
 
@@ -327,6 +327,31 @@ def test_error_carries_source_line_and_reason():
 def test_error_without_a_line():
     err = error_of("#player1 Tim Tim\n", source="x.gcg")
     assert (err.line, str(err)) == (None, "x.gcg: no #player2 line")
+
+
+def test_a_line_longer_than_the_cap_is_refused_before_it_is_read():
+    line = ">Tim: AEITW 8D " + "A" * 10_000_000 + " +24 24"
+    err = error_of(HEAD + line + "\n")
+    assert err.line == 3
+    assert err.reason == f"line is {len(line)} characters long (at most {MAX_LINE})"
+    longest = "#note " + "x" * (MAX_LINE - 6)
+    assert parse_gcg(HEAD + longest).note == "x" * (MAX_LINE - 6)
+    assert error_of(HEAD + longest + "x").line == 3
+
+
+@pytest.mark.parametrize(
+    ("line", "quoted"),
+    [
+        (">" + "J" * 5000 + ": AEITW 8D WAITE +24 24", "unknown player"),
+        (">Tim: AEITW 8D " + "W2" * 2500 + " +24 24", "malformed word"),
+        ("#rack1 " + "3" * 5000, "#rack1 is not a rack"),
+        ("x" * 5000, "text outside a note"),
+    ],
+)
+def test_errors_quote_a_short_excerpt_of_a_long_token(line, quoted):
+    reason = error_of(HEAD + line).reason
+    assert reason.startswith(quoted) and "... (5000 characters)" in reason
+    assert len(reason) < 120
 
 
 @pytest.mark.parametrize(

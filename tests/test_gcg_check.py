@@ -1,4 +1,4 @@
-"""`tilecast gcg check` over the 211 real records in ../shared/gcg.
+"""`tilecast gcg check` over the 211 real records in ../shared/gcg, and on hostile input.
 
 Every discrepancy it reports is pinned here with the mistake in the record behind it; every other
 record must replay with none.
@@ -6,6 +6,7 @@ record must replay with none.
 
 import contextlib
 import json
+import tracemalloc
 from pathlib import Path
 
 import pytest
@@ -259,3 +260,32 @@ def test_text_report_names_file_line_and_values(capsys):
     assert main(["gcg", "check", str(record)]) == 1
     out = capsys.readouterr().out
     assert f"{record}:36: Josh: score:" in out and "(recorded 14, computed 24)" in out
+
+
+HOSTILE_HEAD = "#player1 Ann Ann\n#player2 Bob Bob\n"
+
+
+def test_a_ten_megabyte_word_is_refused_in_little_memory_and_not_echoed(tmp_path, capsys):
+    record = tmp_path / "word.gcg"
+    record.write_text(HOSTILE_HEAD + ">Ann: ABCDEFG 8D " + "A" * 10_000_000 + " +10 10\n")
+    tracemalloc.start()
+    try:
+        status = main(["gcg", "check", str(record)])
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert status == 1
+    assert peak < 100_000_000  # the file is 10 MB; replaying the word took over 1 GB
+    assert capsys.readouterr().out.splitlines() == [
+        f"{record}:3: malformed: line is 10000024 characters long (at most 8192)",
+        "1 files checked, 1 with discrepancies",
+    ]
+
+
+def test_a_long_word_within_the_line_cap_is_quoted_as_an_excerpt(tmp_path, capsys):
+    record = tmp_path / "word.gcg"
+    record.write_text(HOSTILE_HEAD + ">Ann: ABCDEFG 8D " + "A" * 8000 + " +10 10\n")
+    assert main(["gcg", "check", "--json", str(record)]) == 1
+    (found,) = json.loads(capsys.readouterr().out)["files"][0]["discrepancies"]
+    assert found["kind"] == "illegal"
+    assert found["reason"].endswith("... (8033 characters)") and len(found["reason"]) < 250

@@ -13,7 +13,7 @@ from tilecast import hookspecs
 from tilecast.engine.board import parse_coord
 from tilecast.engine.game import new_game, play, withdraw
 from tilecast.events import SessionInfo
-from tilecast.pluginmanager import fire, plugin_manager
+from tilecast.pluginmanager import plugin_manager
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "plugins.md"
 HOOKS = sorted(name for name in dir(hookspecs) if name.startswith("tilecast_"))
@@ -49,13 +49,13 @@ def test_the_example_plugin_works(tmp_path, wespa, english, capsys):
     pm = plugin_manager(extra=[example_plugin()], entry_points=False)
     session = SessionInfo("t9", ("Ann", "Bob"), "wespa", str(tmp_path))
     g = play(new_game(wespa, english), parse_coord("8D"), "WINDY")
-    fire(pm, "tilecast_move_recorded", session=session, game=g, turn=g.turns[-1])
+    pm.hook.tilecast_move_recorded(session=session, game=g, turn=g.turns[-1])
     assert capsys.readouterr().out == ""  # five tiles: no bingo
     g = play(new_game(wespa, english), parse_coord("8D"), "JACKETs")
-    fire(pm, "tilecast_move_recorded", session=session, game=g, turn=g.turns[-1])
+    pm.hook.tilecast_move_recorded(session=session, game=g, turn=g.turns[-1])
     bingo = g.turns[-1].score
     g = withdraw(g)
-    fire(pm, "tilecast_move_withdrawn", session=session, game=g, turn=g.turns[-1])
+    pm.hook.tilecast_move_withdrawn(session=session, game=g, turn=g.turns[-1])
     assert capsys.readouterr().out.splitlines() == [
         f"BINGO on t9: Ann plays JACKETs for {bingo}",
         "on t9: JACKETs is withdrawn",

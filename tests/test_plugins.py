@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from flask import Flask
 
+from tests.test_pluginmanager import wrapper_of_every_hook
 from tilecast import hookspecs
 from tilecast.commands import plugins as plugins_command
 from tilecast.engine.board import Board, parse_coord
@@ -39,7 +40,7 @@ from tilecast.engine.tiles import Tile, TileSet
 from tilecast.events import Alert, SessionInfo
 from tilecast.hookspecs import hookimpl
 from tilecast.lexicons import load_lexicon
-from tilecast.pluginmanager import describe, fire, plugin_manager
+from tilecast.pluginmanager import describe, plugin_manager
 from tilecast.plugins import alerts, annotation, broadcast, console
 
 HOOKS = sorted(name for name in dir(hookspecs) if name.startswith("tilecast_"))
@@ -186,7 +187,7 @@ def test_every_hook_reaches_plugins_with_its_arguments(hook, session, wespa, eng
     recorder = Recorder()
     args = hook_args(hook, session, wespa, english)
     assert list(args) == spec_args(hook)
-    fire(plugin_manager(extra=[recorder], entry_points=False), hook, **args)
+    getattr(plugin_manager(extra=[recorder], entry_points=False).hook, hook)(**args)
     assert len(recorder.calls) == 1
     name, got = recorder.calls[0]
     assert name == hook
@@ -200,8 +201,16 @@ def test_built_in_plugins_take_every_hook_without_failing(hook, session, wespa, 
         extra=[annotation, alerts.AlertLog(), broadcast.Broadcast(), console], entry_points=False
     )
     with caplog.at_level(logging.ERROR, logger="tilecast.pluginmanager"):
-        fire(pm, hook, **hook_args(hook, session, wespa, english))
+        getattr(pm.hook, hook)(**hook_args(hook, session, wespa, english))
     assert not caplog.records
+
+
+@pytest.mark.parametrize("hook", HOOKS)
+def test_a_wrapper_plugin_receives_every_hook_beside_the_others(hook, session, wespa, english):
+    recorder, seen = Recorder(), []
+    pm = plugin_manager(extra=[recorder, wrapper_of_every_hook(seen)], entry_points=False)
+    getattr(pm.hook, hook)(**hook_args(hook, session, wespa, english))
+    assert seen == [hook] and [name for name, _ in recorder.calls] == [hook]
 
 
 class Boom:
@@ -215,7 +224,7 @@ def test_an_exception_in_one_plugin_does_not_stop_the_others(session, wespa, eng
     pm = plugin_manager(extra=[before, Boom(), after, annotation], entry_points=False)
     args = hook_args("tilecast_move_recorded", session, wespa, english)
     with caplog.at_level(logging.ERROR, logger="tilecast.pluginmanager"):
-        fire(pm, "tilecast_move_recorded", **args)
+        pm.hook.tilecast_move_recorded(**args)
     assert len(before.calls) == len(after.calls) == 1
     assert annotation.record_path(session).exists()
     assert [r.exc_info[1].args for r in caplog.records] == [("boom",)]
@@ -235,7 +244,7 @@ def test_annotation_writes_a_gcg_after_every_move_that_replays_clean(
     pm = plugin_manager(extra=[annotation], entry_points=False)
     path = annotation.record_path(session)
     g = new_game(wespa, english)
-    fire(pm, "tilecast_session_start", session=session, game=g)
+    pm.hook.tilecast_session_start(session=session, game=g)
     assert parse_gcg(path.read_bytes()).events == ()
     for turn in selfplay_game.turns:
         if turn.kind == "play":
@@ -249,13 +258,13 @@ def test_annotation_writes_a_gcg_after_every_move_that_replays_clean(
         elif turn.kind == "rack":
             continue  # end_out or end_scoreless already added it
         assert g.turns[-1] == turn
-        fire(pm, "tilecast_move_recorded", session=session, game=g, turn=g.turns[-1])
+        pm.hook.tilecast_move_recorded(session=session, game=g, turn=g.turns[-1])
         live = parse_gcg(path.read_bytes())
         assert len(live.events) == len(g.turns)
         assert live.events[-1].total == turn.total
     assert g.phase == "over" and g.scores == selfplay_game.scores
-    fire(pm, "tilecast_game_ended", session=session, game=g, result=result(g))
-    fire(pm, "tilecast_session_end", session=session, game=g)
+    pm.hook.tilecast_game_ended(session=session, game=g, result=result(g))
+    pm.hook.tilecast_session_end(session=session, game=g)
     record = parse_gcg(path.read_bytes(), source=str(path))
     assert record.description == "Tilecast"
     assert record.game_id == "tilecast table1"
@@ -271,9 +280,9 @@ def test_annotation_record_of_withdrawals_exchanges_and_a_time_forfeit_checks_cl
 ):
     pm = plugin_manager(extra=[annotation], entry_points=False)
     g = opening(wespa, english)
-    fire(pm, "tilecast_move_withdrawn", session=session, game=g, turn=g.turns[-1])
+    pm.hook.tilecast_move_withdrawn(session=session, game=g, turn=g.turns[-1])
     g = time_penalty(scoreless_end(g), 1, 660)  # 11 minutes over: 110 points and the game
-    fire(pm, "tilecast_game_ended", session=session, game=g, result=result(g))
+    pm.hook.tilecast_game_ended(session=session, game=g, result=result(g))
     record = parse_gcg(annotation.record_path(session).read_bytes())
     kinds = [e.kind for e in record.events]
     assert kinds[:5] == ["play", "challenge_bonus", "play", "withdraw", "exchange"]
@@ -329,10 +338,8 @@ def read_jsonl(path: Path) -> list[dict]:
 def test_alerts_are_logged_one_json_line_each_and_kept_open(session):
     log = alerts.AlertLog()
     pm = plugin_manager(extra=[log], entry_points=False)
-    fire(pm, "tilecast_alert", session=session, alert=Alert("score-discrepancy", "sheet says 30"))
-    fire(
-        pm,
-        "tilecast_alert",
+    pm.hook.tilecast_alert(session=session, alert=Alert("score-discrepancy", "sheet says 30"))
+    pm.hook.tilecast_alert(
         session=session,
         alert=Alert("board-disturbed", "H8 moved", "info", 4, 61.5, {"squares": ["H8"]}),
     )
@@ -390,10 +397,10 @@ def test_a_time_forfeit_raises_one_alert(session, wespa, english):
     log = alerts.AlertLog()
     pm = plugin_manager(extra=[log], entry_points=False)
     g = scoreless_end(opening(wespa, english))
-    fire(pm, "tilecast_session_start", session=session, game=g)
+    pm.hook.tilecast_session_start(session=session, game=g)
     g = time_penalty(g, 0, 600)
-    fire(pm, "tilecast_move_recorded", session=session, game=g, turn=g.turns[-1])
-    fire(pm, "tilecast_game_ended", session=session, game=g, result=result(g))
+    pm.hook.tilecast_move_recorded(session=session, game=g, turn=g.turns[-1])
+    pm.hook.tilecast_game_ended(session=session, game=g, result=result(g))
     found = [a for a in log.open_alerts() if a["kind"] == "time-forfeit"]
     assert len(found) == 1
     assert found[0]["severity"] == "violation"
@@ -406,8 +413,8 @@ def test_an_overtime_penalty_without_forfeit_raises_no_alert(session, wespa, eng
     log = alerts.AlertLog()
     pm = plugin_manager(extra=[log], entry_points=False)
     g = time_penalty(scoreless_end(opening(wespa, english)), 1, 90)
-    fire(pm, "tilecast_move_recorded", session=session, game=g, turn=g.turns[-1])
-    fire(pm, "tilecast_game_ended", session=session, game=g, result=result(g))
+    pm.hook.tilecast_move_recorded(session=session, game=g, turn=g.turns[-1])
+    pm.hook.tilecast_game_ended(session=session, game=g, result=result(g))
     assert g.turns[-1].kind == "time"
     assert log.open_alerts() == []
 
@@ -416,13 +423,11 @@ def test_a_board_with_more_of_a_letter_than_the_set_raises_an_alert_once(session
     log = alerts.AlertLog()
     pm = plugin_manager(extra=[log], entry_points=False)
     g = play(new_game(wespa, english), parse_coord("8F"), "ZOO")
-    fire(pm, "tilecast_session_start", session=session, game=g)
+    pm.hook.tilecast_session_start(session=session, game=g)
     two_z = g.board.with_tiles([(9, 5, Tile("Z"))])
 
     def commit(board: Board, frame: int) -> None:
-        fire(
-            pm,
-            "tilecast_board_committed",
+        pm.hook.tilecast_board_committed(
             session=session,
             board=g.board,
             rows=camera_rows(board),
@@ -462,9 +467,9 @@ def test_an_out_play_after_an_uncounted_play_puts_the_rack_bonus_in_doubt(sessio
     assert g.turns[-1].kind == "out" and len(g.turns[-1].tiles) == 6  # the rack holds five
     log = alerts.AlertLog()
     pm = plugin_manager(extra=[log], entry_points=False)
-    fire(pm, "tilecast_session_start", session=session, game=g)
-    fire(pm, "tilecast_game_ended", session=session, game=g, result=result(g))
-    fire(pm, "tilecast_game_ended", session=session, game=g, result=result(g))
+    pm.hook.tilecast_session_start(session=session, game=g)
+    pm.hook.tilecast_game_ended(session=session, game=g, result=result(g))
+    pm.hook.tilecast_game_ended(session=session, game=g, result=result(g))
     found = [a for a in log.open_alerts() if a["kind"] == "rack-in-doubt"]
     assert len(found) == 1
     assert found[0]["turn"] == len(g.turns) - 1 and found[0]["severity"] == "warning"
@@ -475,15 +480,15 @@ def test_letters_the_session_alerted_as_too_many_are_not_alerted_again(session):
     g = play(play(new_game(Rules(), TINY), parse_coord("8H"), "TAT"), parse_coord("H7"), "a.")
     log = alerts.AlertLog()
     pm = plugin_manager(extra=[log], entry_points=False)
-    fire(pm, "tilecast_session_start", session=session, game=g)
+    pm.hook.tilecast_session_start(session=session, game=g)
     told = Alert("too-many-of-letter", "9I TTT: ...", "warning", 2, 1.0, {"letters": ["T"]})
-    fire(pm, "tilecast_alert", session=session, alert=told)
+    pm.hook.tilecast_alert(session=session, alert=told)
     g = play(g, parse_coord("9I"), "TTT", counted=False)
-    fire(pm, "tilecast_move_recorded", session=session, game=g, turn=g.turns[-1])
+    pm.hook.tilecast_move_recorded(session=session, game=g, turn=g.turns[-1])
     assert [a["message"] for a in log.open_alerts()] == ["9I TTT: ..."]
     three_blanks = g.board.with_tiles([(11, 11, Tile("A", blank=True)),
                                        (12, 12, Tile("A", blank=True))])  # not told of
-    fire(pm, "tilecast_board_committed", session=session, board=g.board,
+    pm.hook.tilecast_board_committed(session=session, board=g.board,
          rows=camera_rows(three_blanks), frame=5, time=2.0)
     assert [a["data"].get("letter") for a in log.open_alerts()] == [None, "?"]
 
@@ -494,7 +499,7 @@ def test_an_out_play_on_a_board_the_set_can_hold_raises_no_rack_alert(session):
     g = end_out(play(g, parse_coord("9I"), "TAA"))
     log = alerts.AlertLog()
     pm = plugin_manager(extra=[log], entry_points=False)
-    fire(pm, "tilecast_game_ended", session=session, game=g, result=result(g))
+    pm.hook.tilecast_game_ended(session=session, game=g, result=result(g))
     assert g.turns[-1].kind == "out"
     assert [a for a in log.open_alerts() if a["kind"] == "rack-in-doubt"] == []
 
@@ -515,18 +520,18 @@ def moves(pm, session: SessionInfo, game: Game, since: int = 0) -> None:
     events' order and numbers matter)."""
     for turn in game.turns[since:]:
         hook = "tilecast_move_withdrawn" if turn.kind == "withdraw" else "tilecast_move_recorded"
-        fire(pm, hook, session=session, game=game, turn=turn)
+        getattr(pm.hook, hook)(session=session, game=game, turn=turn)
 
 
 def test_snapshot_holds_the_public_state_of_a_board(session, wespa, english):
     b = broadcast.Broadcast()
     pm = plugin_manager(extra=[b], entry_points=False)
     g = new_game(wespa, english)
-    fire(pm, "tilecast_session_start", session=session, game=g)
+    pm.hook.tilecast_session_start(session=session, game=g)
     g = play(g, parse_coord("8D"), "WINDY")
-    fire(pm, "tilecast_move_recorded", session=session, game=g, turn=g.turns[-1])
+    pm.hook.tilecast_move_recorded(session=session, game=g, turn=g.turns[-1])
     g = play(g, parse_coord("E7"), "bI")
-    fire(pm, "tilecast_move_recorded", session=session, game=g, turn=g.turns[-1])
+    pm.hook.tilecast_move_recorded(session=session, game=g, turn=g.turns[-1])
     snap = b.snapshot("table1")
     assert json.loads(json.dumps(snap)) == snap
     assert snap["seq"] == 3
@@ -548,7 +553,7 @@ def test_snapshot_holds_the_public_state_of_a_board(session, wespa, english):
     assert snap["result"] is None
     assert b.boards() == ["table1"]
     g = scoreless_end(g)
-    fire(pm, "tilecast_game_ended", session=session, game=g, result=result(g))
+    pm.hook.tilecast_game_ended(session=session, game=g, result=result(g))
     snap = b.snapshot("table1")
     assert snap["phase"] == "over"
     assert snap["result"] == {
@@ -574,9 +579,9 @@ def test_events_are_numbered_and_logged(session, wespa, english):
     b = broadcast.Broadcast()
     pm = plugin_manager(extra=[b], entry_points=False)
     g = opening(wespa, english)
-    fire(pm, "tilecast_session_start", session=session, game=new_game(wespa, english))
+    pm.hook.tilecast_session_start(session=session, game=new_game(wespa, english))
     moves(pm, session, g)
-    fire(pm, "tilecast_record_changed", session=session, game=g, reason="fixed a misread")
+    pm.hook.tilecast_record_changed(session=session, game=g, reason="fixed a misread")
     events = b.events("table1")
     assert [e["seq"] for e in events] == list(range(1, 8))
     assert [e["type"] for e in events] == ["session-start"] + ["move"] * 3 + [
@@ -598,10 +603,10 @@ def test_broadcast_delay_holds_events_back(session, wespa, english):
     sub = b.subscribe("table1")
     assert sub.snapshot is None
     g = new_game(wespa, english)
-    fire(pm, "tilecast_session_start", session=session, game=g)
+    pm.hook.tilecast_session_start(session=session, game=g)
     clock.t += 10
     g = play(g, parse_coord("8D"), "WINDY")
-    fire(pm, "tilecast_move_recorded", session=session, game=g, turn=g.turns[-1])
+    pm.hook.tilecast_move_recorded(session=session, game=g, turn=g.turns[-1])
     assert sub.get(timeout=0) is None
     with pytest.raises(KeyError):
         b.snapshot("table1")
@@ -624,10 +629,10 @@ def test_a_shorter_delay_never_lets_events_overtake(session, wespa, english):
     sub = b.subscribe("table1")
     b.set_delay("table1", 60)
     g = new_game(wespa, english)
-    fire(pm, "tilecast_session_start", session=session, game=g)
+    pm.hook.tilecast_session_start(session=session, game=g)
     b.set_delay("table1", 0)
     g = play(g, parse_coord("8D"), "WINDY")
-    fire(pm, "tilecast_move_recorded", session=session, game=g, turn=g.turns[-1])
+    pm.hook.tilecast_move_recorded(session=session, game=g, turn=g.turns[-1])
     assert sub.get(timeout=0) is None
     clock.t += 60
     assert [sub.get(timeout=0)["seq"], sub.get(timeout=0)["seq"]] == [1, 2]
@@ -643,7 +648,7 @@ def test_a_slow_subscriber_is_dropped_and_the_others_go_on(session, wespa, engli
     with pytest.raises(broadcast.SubscriptionClosed):
         slow.get(timeout=0)
     assert [fast.get(timeout=0)["seq"] for _ in range(3)] == [1, 2, 3]
-    fire(pm, "tilecast_record_changed", session=session, game=g, reason="x")
+    pm.hook.tilecast_record_changed(session=session, game=g, reason="x")
     assert fast.get(timeout=0)["seq"] == 4
     fast.close()
     with pytest.raises(broadcast.SubscriptionClosed):
@@ -671,7 +676,7 @@ def test_a_waiting_subscriber_wakes_when_a_delayed_event_is_due(session, wespa, 
     waiter.start()
     time.sleep(0.05)  # the waiter is blocked with nothing pending
     sent = time.monotonic()
-    fire(pm, "tilecast_session_start", session=session, game=new_game(wespa, english))
+    pm.hook.tilecast_session_start(session=session, game=new_game(wespa, english))
     waiter.join(timeout=10)
     event, at = got[0]
     assert event["type"] == "session-start"
@@ -691,7 +696,7 @@ def test_server_routes_serve_state_and_an_event_stream(session, wespa, english):
     b = broadcast.Broadcast()
     pm = plugin_manager(extra=[b], entry_points=False)
     app = Flask("test")
-    fire(pm, "tilecast_server_routes", app=app)
+    pm.hook.tilecast_server_routes(app=app)
     assert app.extensions["tilecast.broadcast"] is b
     client = app.test_client()
     assert client.get("/broadcast/boards").json == {"boards": []}
@@ -722,7 +727,7 @@ def test_console_prints_one_line_per_event(session, wespa, english, capsys):
     pm = plugin_manager(extra=[console], entry_points=False)
     printed = []
     for hook in HOOKS:
-        fire(pm, hook, **hook_args(hook, session, wespa, english))
+        getattr(pm.hook, hook)(**hook_args(hook, session, wespa, english))
         out = capsys.readouterr().out
         printed.append((hook, out))
     for hook, out in printed:

@@ -6,6 +6,9 @@ import argparse
 import importlib
 import os
 import sys
+from typing import NoReturn
+
+from tilecast.commands.errors import UsageError
 
 # Each module defines `register(subparsers)`, which adds its parser and sets `func`.
 COMMANDS = [
@@ -13,8 +16,16 @@ COMMANDS = [
 ]
 
 
+class _Parser(argparse.ArgumentParser):
+    """A malformed command line is a user mistake too: one line naming the option, status 2.
+    Subcommand parsers are of the same class (argparse's default)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="tilecast", description=__doc__)
+    parser = _Parser(prog="tilecast", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
     for name in COMMANDS:
         importlib.import_module(f"tilecast.commands.{name}").register(sub)
@@ -27,6 +38,9 @@ def main(argv: list[str] | None = None) -> int:
         status = int(args.func(args) or 0)
         sys.stdout.flush()
         return status
+    except UsageError as exc:
+        print(f"tilecast {args.command}: {exc}", file=sys.stderr)
+        return 2
     except BrokenPipeError:
         # The reader of our output went away (`tilecast read-board ... | head`): not an error.
         devnull = os.open(os.devnull, os.O_WRONLY)

@@ -1,9 +1,15 @@
-"""Finding plugins (entry-point group `tilecast`) and calling them so one cannot break another."""
+"""Finding plugins (entry-point group `tilecast`) and guarding them so one cannot break another.
+
+Hooks are called the pluggy way, `pm.hook.tilecast_<name>(...)`, so wrappers (`wrapper=True`,
+`hookwrapper=True`), `tryfirst`/`trylast` and `pm.enable_tracing()` all work. pluggy itself stops
+a call at the first exception; the manager below swaps each implementation's function, as it is
+registered, for one that logs the plugin's exception and lets the call go on.
+"""
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
+from collections.abc import Callable, Generator, Iterable
 from importlib import metadata
 from typing import Any
 
@@ -14,10 +20,59 @@ from tilecast import hookspecs
 log = logging.getLogger(__name__)
 
 
+class GuardedPluginManager(pluggy.PluginManager):
+    """A pluggy manager whose every hook implementation logs its own exceptions."""
+
+    def register(self, plugin: object, name: str | None = None) -> str | None:
+        registered = super().register(plugin, name)
+        for caller in self.get_hookcallers(plugin) or []:
+            for impl in caller.get_hookimpls():
+                if impl.plugin is plugin:
+                    # pluggy annotates `function` Final but offers no other per-plugin guard.
+                    impl.function = _guard(impl, caller.name)  # type: ignore[misc]
+        return registered
+
+
+def _guard(impl: pluggy.HookImpl, hook: str) -> Callable[..., Any]:
+    """`impl.function`, logging instead of raising; a wrapper still yields exactly once."""
+    function = impl.function
+
+    def failed() -> None:
+        log.exception("plugin %s failed in %s", impl.plugin_name, hook)
+
+    def plain(*args: Any) -> Any:
+        try:
+            return function(*args)
+        except Exception:
+            failed()
+            return None
+
+    def wrapper(*args: Any) -> Generator[None, Any, Any]:
+        inner = function(*args)
+        try:
+            next(inner)
+        except Exception:  # failed before its yield: pass the call through untouched
+            failed()
+            return (yield)
+        sent = yield
+        try:
+            inner.send(sent)
+        except StopIteration as done:
+            return done.value
+        except Exception:
+            failed()
+            return sent
+        inner.close()
+        log.error("plugin %s yielded twice in %s", impl.plugin_name, hook)
+        return sent
+
+    return wrapper if impl.wrapper or impl.hookwrapper else plain
+
+
 def plugin_manager(extra: Iterable[object] = (), entry_points: bool = True) -> pluggy.PluginManager:
     """A manager with the built-in and installed plugins (all through the entry-point group),
     plus any plugin objects given (tests, embedding applications)."""
-    pm = pluggy.PluginManager(hookspecs.PROJECT)
+    pm = GuardedPluginManager(hookspecs.PROJECT)
     pm.add_hookspecs(hookspecs)
     if entry_points:
         for ep in metadata.entry_points(group=hookspecs.PROJECT):
@@ -28,16 +83,6 @@ def plugin_manager(extra: Iterable[object] = (), entry_points: bool = True) -> p
     for plugin in extra:
         pm.register(plugin)
     return pm
-
-
-def fire(pm: pluggy.PluginManager, hook: str, **kwargs: Any) -> None:
-    """Call every implementation of `hook`; an exception is logged and the rest still run."""
-    caller = getattr(pm.hook, hook)
-    for impl in reversed(caller.get_hookimpls()):
-        try:
-            impl.function(**{k: kwargs[k] for k in impl.argnames})
-        except Exception:
-            log.exception("plugin %s failed in %s", impl.plugin_name, hook)
 
 
 def describe(pm: pluggy.PluginManager) -> list[tuple[str, list[str]]]:

@@ -15,7 +15,6 @@ from tilecast.engine.game import OUT
 from tilecast.engine.infer import CLASSES
 from tilecast.events import SessionInfo
 from tilecast.journal import Journal
-from tilecast.pluginmanager import fire
 from tilecast.recorder import InputError, Recorder
 
 log = logging.getLogger(__name__)
@@ -43,7 +42,7 @@ class Session:
         return max(frames, default=-1)
 
     def _fire(self, hook: str, **kwargs: Any) -> None:
-        fire(self.pm, f"tilecast_{hook}", session=self.info, **kwargs)
+        getattr(self.pm.hook, f"tilecast_{hook}")(session=self.info, **kwargs)
 
     def submit(self, entry: dict[str, Any]) -> None:
         """Check an entry against the record, journal it durably, then tell the plugins.

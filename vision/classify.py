@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from importlib.resources import files
 from pathlib import Path
 from typing import Protocol
 
@@ -22,7 +23,8 @@ CLASSES = "ABCDEFGHIJKLMNOPQRSTUVWXYZ?."  # '?' a blank, '.' an empty square
 LETTERS = 26  # the first 26 classes are letters
 WEIGHTS = (0.0, 0.2, 0.4, 0.6, 0.8)  # prototype weights choose_weight picks from
 INPUT_SIZE = 48
-DEFAULT_MODEL = Path(__file__).resolve().parents[1] / "models" / "tiles.onnx"
+# Package data of tilecast.models (the checkout's models/), so an installed wheel finds it too.
+DEFAULT_MODEL = Path(str(files("tilecast.models") / "tiles.onnx"))
 OUTPUTS = ["logits", "orientation", "embedding"]
 NEAREST = 3  # enrolled examples per class that a cell is compared with
 DOUBT = 0.9  # a cell read less surely than this is read again in its other three quarter turns

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
+from importlib.resources import files
 from pathlib import Path
 
 import cv2
@@ -33,7 +34,8 @@ PEAK_THRESHOLD = 0.3  # corner heatmap height that counts as a peak
 EDGE_SIDE = 640  # the frame's longer side when its edges are searched for quadrilaterals
 MIN_AREA = 0.08  # a quadrilateral must cover this share of the frame
 MAX_QUADS = 4
-DEFAULT_MODEL = Path(__file__).resolve().parents[1] / "models" / "locator.onnx"
+# Package data of tilecast.models (the checkout's models/), so an installed wheel finds it too.
+DEFAULT_MODEL = Path(str(files("tilecast.models") / "locator.onnx"))
 
 
 class NoOutline(Exception):

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import math
+import zipfile
 
 import numpy as np
 
@@ -24,3 +26,40 @@ def corners_arg(text: str) -> np.ndarray:
         return corners_from_points(np.array(values).reshape(4, 2))
     except ValueError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from exc
+
+
+def positive(text: str) -> float:
+    """argparse type of a rate or a duration (--fps, --still): a finite number above 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"must be a finite number above 0, got {text}")
+    return value
+
+
+def positive_int(text: str) -> int:
+    """argparse type of a count (--max-streams): a whole number above 0."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"must be above 0, got {text}")
+    return value
+
+
+def enrolled_arg(text: str) -> str:
+    """argparse type of an enrolled --tileset: the path, once it reads as one (.npz from
+    `tilecast enroll`), so a wrong one is said at once and not as a traceback mid-run."""
+    from tilecast.commands.errors import reason
+    from tilecast.vision.classify import Prototypes
+
+    try:
+        Prototypes.load(text)
+    except OSError as exc:
+        raise argparse.ArgumentTypeError(f"{text}: {reason(exc)}") from None
+    except (ValueError, KeyError, zipfile.BadZipFile):
+        raise argparse.ArgumentTypeError(f"{text}: not a tile set from tilecast enroll") from None
+    return text

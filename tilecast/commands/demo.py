@@ -10,6 +10,8 @@ import argparse
 import shutil
 from pathlib import Path
 
+from tilecast.commands.args import positive
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("demo", help="self-play, render, record and serve a game live")
@@ -17,7 +19,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--out-dir", type=Path, default=Path("demo-out"))
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=8080)
-    p.add_argument("--fps", type=float, default=5.0, help="frames per second of the video")
+    p.add_argument("--fps", type=positive, default=5.0, help="frames per second of the video")
     p.set_defaults(func=run)
 
 

@@ -11,13 +11,14 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from tilecast.commands.args import CORNERS_HELP, corners_arg
+from tilecast.commands.args import CORNERS_HELP, corners_arg, positive
+from tilecast.commands.errors import OptionError, check_writable
 from tilecast.commands.readboard import rows_of
 from tilecast.config import load_profile, load_tileset
 from tilecast.vision.classify import TileClassifier
 from tilecast.vision.enroll import enroll_board
 from tilecast.vision.reader import CELL_PX, reader_crops
-from tilecast.vision.rectify import cell_size_px
+from tilecast.vision.rectify import cell_size_px, corners_from_points
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -36,7 +37,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="learn from a game already played: IMAGE is its video and this its "
                    "final record (as the operator corrected it); every settled frame that shows "
                    "a position of the record labels its squares")
-    p.add_argument("--fps", type=float, default=2.0, help="frames a second read of the video")
+    p.add_argument("--fps", type=positive, default=2.0, help="frames a second read of the video")
     p.add_argument("--profile", default="wespa", help="rule profile the record was played under")
     p.add_argument("--corners", type=corners_arg, metavar="X1,Y1,...", help=CORNERS_HELP)
     p.add_argument("-o", "--output", type=Path, default=Path("tileset.npz"),
@@ -59,6 +60,7 @@ def board_cells(image: np.ndarray, corners: np.ndarray) -> list[np.ndarray]:
 
 
 def run_enroll(args: argparse.Namespace) -> int:
+    check_writable("-o", args.output)
     if args.record is not None:
         return enroll_game(args)
     image = cv2.imread(str(args.image), cv2.IMREAD_COLOR)
@@ -66,7 +68,12 @@ def run_enroll(args: argparse.Namespace) -> int:
         print(f"tilecast enroll: cannot read {args.image}", file=sys.stderr)
         return 2
     corners = args.corners
-    if corners is None:
+    if corners is not None:
+        try:
+            corners_from_points(corners, (image.shape[1], image.shape[0]))
+        except ValueError as exc:
+            raise OptionError(f"--corners: {exc}") from None
+    else:
         from tilecast.vision.locate import BoardNotFound, locate_board
 
         try:

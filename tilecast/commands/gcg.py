@@ -5,12 +5,14 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from pathlib import Path
 
 from tilecast.config import load_profile, load_tileset
-from tilecast.engine.gcg import GcgError, parse_gcg
+from tilecast.engine.gcg import GcgError, excerpt, parse_gcg
 from tilecast.engine.replay import Discrepancy, replay
+
+QUOTED = 200  # characters of a name or reason the report repeats; real ones are far shorter
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -37,7 +39,11 @@ def check_file(path: Path, rules, tileset) -> tuple[list[Discrepancy], int]:
     except GcgError as exc:
         return [Discrepancy(exc.line, "", "malformed", exc.reason)], 0
     result = replay(record, rules, tileset)
-    return list(result.discrepancies), result.events
+    found = [
+        replace(d, player=excerpt(d.player, QUOTED), reason=excerpt(d.reason, QUOTED))
+        for d in result.discrepancies
+    ]
+    return found, result.events
 
 
 def _line(path: Path, d: Discrepancy) -> str:

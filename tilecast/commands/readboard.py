@@ -8,7 +8,7 @@ import sys
 
 import numpy as np
 
-from tilecast.commands.args import CORNERS_HELP, corners_arg
+from tilecast.commands.args import CORNERS_HELP, corners_arg, enrolled_arg
 from tilecast.engine.infer import CLASSES
 
 
@@ -16,7 +16,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("read-board", help="read every square of a board photo")
     p.add_argument("image", help="photo or video frame (any format OpenCV reads)")
     p.add_argument("--corners", type=corners_arg, metavar="X1,Y1,...", help=CORNERS_HELP)
-    p.add_argument("--tileset", dest="enrolled", help="enrolled tile set (.npz from enroll)")
+    p.add_argument("--tileset", dest="enrolled", type=enrolled_arg,
+                   help="enrolled tile set (.npz from enroll)")
     p.add_argument("--json", action="store_true", help="rows, corners, confidences as JSON")
     p.set_defaults(func=run)
 

@@ -6,7 +6,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from tilecast.commands.args import CORNERS_HELP, corners_arg
+from tilecast.commands.args import CORNERS_HELP, corners_arg, enrolled_arg, positive
+from tilecast.commands.errors import check_writable, loaded
 from tilecast.config import load_profile, load_tileset
 from tilecast.events import SessionInfo
 from tilecast.pluginmanager import plugin_manager
@@ -34,20 +35,22 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--out-dir", type=Path, help="journal, live GCG and alert log folder")
     p.add_argument("--lexicon", help="word list file (default: none; 'enable' for ENABLE)")
     p.add_argument("--profile", default="wespa", help="rule profile name or TOML path")
-    p.add_argument("--tileset", dest="enrolled", help="enrolled tile set (.npz from enroll)")
+    p.add_argument("--tileset", dest="enrolled", type=enrolled_arg,
+                   help="enrolled tile set (.npz from enroll)")
     p.add_argument("--events", type=Path, help="JSONL operator events (passes, exchanges, ...)")
     p.add_argument("--player1", default="Player 1")
     p.add_argument("--player2", default="Player 2")
     p.add_argument("--corners", type=corners_arg, metavar="X1,Y1,...", help=CORNERS_HELP)
-    p.add_argument("--fps", type=float, default=6.0, help="frames per second to read")
-    p.add_argument("--still", type=float, default=1.0, help="seconds still before a commit")
+    p.add_argument("--fps", type=positive, default=6.0, help="frames per second to read")
+    p.add_argument("--still", type=positive, default=1.0, help="seconds still before a commit")
 
 
 def _session(args: argparse.Namespace, out_dir: Path, source: str) -> Session:
     from tilecast.lexicons import load_lexicon
 
-    lexicon = load_lexicon(args.lexicon) if args.lexicon else None
-    recorder = Recorder(load_profile(args.profile), load_tileset("english"), lexicon)
+    lexicon = loaded("--lexicon", args.lexicon, load_lexicon) if args.lexicon else None
+    rules = loaded("--profile", args.profile, load_profile)
+    recorder = Recorder(rules, load_tileset("english"), lexicon)
     info = SessionInfo(
         args.board, (args.player1, args.player2), args.profile, str(out_dir), source,
         args.lexicon or "",
@@ -81,6 +84,7 @@ def run_annotate(args: argparse.Namespace) -> int:
     from tilecast.vision.sources import SourceError, frame_count
     from tilecast.vision.stillness import StillConfig, StillnessGate
 
+    check_writable("-o", args.output)
     out_dir = args.out_dir or args.output.with_suffix(".tilecast")
     journal = out_dir / f"{args.board}.journal.jsonl"
     if args.fresh and journal.exists():

@@ -11,6 +11,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from tilecast.commands.args import positive
 from tilecast.vision.render.cells import render_cells
 from tilecast.vision.render.script import (
     RenderTurn,
@@ -33,7 +34,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     game.add_argument("source")
     game.add_argument("out", type=Path, help="NAME.mp4 or a folder")
     game.add_argument("--seed", type=int, default=0, help="draws the look (default 0)")
-    game.add_argument("--fps", type=float, default=10.0)
+    game.add_argument("--fps", type=positive, default=10.0)
     game.add_argument("--size", default="1280x720", help="WIDTHxHEIGHT (default 1280x720)")
     game.set_defaults(func=run_game)
     cells = rsub.add_parser("cells", help="render labelled cell crops into an .npz")

@@ -9,6 +9,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from tilecast.commands.args import positive, positive_int
+
 if TYPE_CHECKING:
     from tilecast.server.config import ServerConfig
 
@@ -36,10 +38,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="broadcast delay in seconds for --board boards")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on")
     p.add_argument("--port", type=int, default=8080)
-    p.add_argument("--max-streams", type=int, default=256,
+    p.add_argument("--max-streams", type=positive_int, default=256,
                    help="live streams (event streams, camera previews) open at once")
-    p.add_argument("--fps", type=float, default=6.0, help="camera frames read per second")
-    p.add_argument("--still", type=float, default=1.0, help="seconds still before a commit")
+    p.add_argument("--fps", type=positive, default=6.0, help="camera frames read per second")
+    p.add_argument("--still", type=positive, default=1.0, help="seconds still before a commit")
     p.set_defaults(func=run)
 
 

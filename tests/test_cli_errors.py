@@ -1,0 +1,76 @@
+"""Every user mistake is one line on stderr naming the input, exit status 2, no traceback."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tilecast.cli import main
+
+STILL = Path(__file__).resolve().parents[1] / "fixtures" / "render" / "stills" / "00.jpg"
+OFF_IMAGE = "0,0,5000,0,5000,5000,0,5000"
+
+# (command line, what the line must name); {frames} is a folder holding one still, {tmp} a
+# scratch folder, {file} a plain file, {junk} a file that is no tile set or word list.
+MISTAKES = [
+    ("annotate {frames} -o {tmp}/g.gcg --profile nosuch", ["--profile", "nosuch"]),
+    ("run --source {frames} --profile nosuch", ["--profile", "nosuch"]),
+    ("annotate {frames} -o {tmp}/g.gcg --profile {tmp}/none.toml", ["--profile", "none.toml"]),
+    ("annotate {frames} -o {tmp}/g.gcg --lexicon {tmp}/none.txt", ["--lexicon", "none.txt"]),
+    ("run --source {frames} --lexicon {junk}", ["--lexicon", "junk"]),
+    ("annotate {frames} -o {tmp}/g.gcg --tileset {tmp}/none.npz", ["--tileset", "none.npz"]),
+    ("run --source {frames} --tileset {junk}", ["--tileset", "junk", "not a tile set from"]),
+    ("read-board {still} --tileset {tmp}/none.npz", ["--tileset", "none.npz"]),
+    ("annotate {frames} -o {tmp}", ["-o", "is a folder"]),
+    ("annotate {frames} -o {file}/g.gcg", ["-o", "g.gcg", "is not a folder"]),
+    ("annotate {frames} -o {file}/sub/g.gcg", ["-o", "g.gcg", "cannot write there"]),
+    ("enroll {still} -o {tmp}", ["-o", "is a folder"]),
+    ("annotate {frames} -o {tmp}/g.gcg --still -1", ["--still", "-1"]),
+    ("annotate {frames} -o {tmp}/g.gcg --still 0", ["--still", "0"]),
+    ("annotate {frames} -o {tmp}/g.gcg --fps 0", ["--fps", "0"]),
+    ("run --source {frames} --fps nan", ["--fps", "nan"]),
+    ("serve --still inf", ["--still", "inf"]),  # no --board: a serve gone ahead stops
+    ("serve --max-streams 0", ["--max-streams", "0"]),
+    ("enroll {still} --fps -2 -o {tmp}/t.npz", ["--fps", "-2"]),
+    ("annotate {frames} -o {tmp}/g.gcg --corners nan,0,400,0,400,400,0,400", ["--corners"]),
+    ("annotate {frames} -o {tmp}/g.gcg --corners inf,0,400,0,400,400,0,400", ["--corners"]),
+    ("annotate {frames} -o {tmp}/g.gcg --corners 0,0,400,0,100,100,0,400", ["--corners"]),
+    ("annotate {frames} -o {tmp}/g.gcg --corners 0,0,100,0,200,0,300,0", ["--corners"]),
+    ("read-board {still} --corners " + OFF_IMAGE, ["--corners", "outside"]),
+    ("enroll {still} -o {tmp}/t.npz --corners " + OFF_IMAGE, ["--corners", "outside"]),
+]
+
+
+@pytest.fixture
+def places(tmp_path: Path) -> dict[str, str]:
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    shutil.copy(STILL, frames / "0000.jpg")
+    (tmp_path / "file").write_text("a file, not a folder\n")
+    (tmp_path / "junk").write_text("12 34\n")
+    return {
+        "frames": str(frames),
+        "tmp": str(tmp_path / "scratch"),
+        "file": str(tmp_path / "file"),
+        "junk": str(tmp_path / "junk"),
+        "still": str(STILL),
+    }
+
+
+@pytest.mark.parametrize(("line", "named"), MISTAKES, ids=[line for line, _ in MISTAKES])
+def test_a_user_mistake_is_one_line_naming_the_input(line, named, places, monkeypatch, capsys):
+    Path(places["tmp"]).mkdir()
+    monkeypatch.chdir(places["tmp"])  # what a run that went ahead writes lands here
+    try:
+        status = main(line.format(**places).split())
+    except SystemExit as exc:
+        status = exc.code
+    err = capsys.readouterr().err
+    assert status == 2, err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    assert lines[0].startswith("tilecast ") and "Traceback" not in err
+    for part in named:
+        assert part in lines[0], lines[0]

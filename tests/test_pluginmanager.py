@@ -1,0 +1,152 @@
+"""How hooks reach plugins: through pluggy, in pluggy's order, each plugin guarded."""
+
+from __future__ import annotations
+
+import logging
+import types
+
+import numpy as np
+import pytest
+
+from tilecast import hookspecs
+from tilecast.engine.infer import CLASSES
+from tilecast.engine.lexicon import Lexicon
+from tilecast.events import Alert, SessionInfo
+from tilecast.hookspecs import hookimpl
+from tilecast.pluginmanager import plugin_manager
+from tilecast.recorder import Recorder
+from tilecast.session import Session
+
+SESSION = SessionInfo("table1", ("Ann", "Bob"), "wespa", "out")
+ALERT = Alert("board-disturbed", "a tile moved")
+
+
+class Named:
+    """Appends its name to a shared list when an alert reaches it."""
+
+    def __init__(self, name: str, calls: list[str]) -> None:
+        self.name, self.calls = name, calls
+
+    @hookimpl
+    def tilecast_alert(self, session, alert):
+        self.calls.append(self.name)
+
+
+class First(Named):
+    @hookimpl(tryfirst=True)
+    def tilecast_alert(self, session, alert):
+        self.calls.append(self.name)
+
+
+class Last(Named):
+    @hookimpl(trylast=True)
+    def tilecast_alert(self, session, alert):
+        self.calls.append(self.name)
+
+
+def alert(pm) -> list:
+    return pm.hook.tilecast_alert(session=SESSION, alert=ALERT)
+
+
+def test_plugins_are_called_last_registered_first_and_tryfirst_trylast_move_them():
+    calls: list[str] = []
+    pm = plugin_manager(
+        extra=[Last("last", calls), Named("a", calls), First("first", calls), Named("b", calls)],
+        entry_points=False,
+    )
+    alert(pm)
+    assert calls == ["first", "b", "a", "last"]
+
+
+class Wraps:
+    """A new-style wrapper that fails where told to, and otherwise notes what it wrapped."""
+
+    def __init__(self, calls: list[str], fail: str = "") -> None:
+        self.calls, self.fail = calls, fail
+
+    @hookimpl(wrapper=True)
+    def tilecast_alert(self, session, alert):
+        if self.fail == "before":
+            raise RuntimeError("before")
+        self.calls.append("enter")
+        result = yield
+        self.calls.append("leave")
+        if self.fail == "after":
+            raise RuntimeError("after")
+        return result
+
+
+class Boom:
+    @hookimpl
+    def tilecast_alert(self, session, alert):
+        raise RuntimeError("boom")
+
+
+@pytest.mark.parametrize("fail", ["before", "after"])
+def test_a_failing_wrapper_is_logged_and_the_call_goes_on(fail, caplog):
+    calls: list[str] = []
+    pm = plugin_manager(extra=[Named("a", calls)], entry_points=False)
+    pm.register(Wraps(calls, fail), name="wraps")  # registered later, as the server does
+    with caplog.at_level(logging.ERROR, logger="tilecast.pluginmanager"):
+        assert alert(pm) == []
+    assert calls == (["a"] if fail == "before" else ["enter", "a", "leave"])
+    assert [r.getMessage() for r in caplog.records] == ["plugin wraps failed in tilecast_alert"]
+    assert caplog.records[0].exc_info[1].args == (fail,)
+
+
+def test_a_wrapper_sees_the_others_results_even_when_one_raises(caplog):
+    calls: list[str] = []
+    pm = plugin_manager(
+        extra=[Named("a", calls), Boom(), Named("b", calls), Wraps(calls)], entry_points=False
+    )
+    with caplog.at_level(logging.ERROR, logger="tilecast.pluginmanager"):
+        assert alert(pm) == []  # plain implementations return None, which pluggy leaves out
+    assert calls == ["enter", "b", "a", "leave"]
+    assert [r.exc_info[1].args for r in caplog.records] == [("boom",)]
+
+
+def test_hook_tracing_sees_the_sessions_calls(tmp_path, wespa, english):
+    pm = plugin_manager(extra=[Named("a", [])], entry_points=False)
+    lines: list[str] = []
+    pm.trace.root.setwriter(lines.append)
+    pm.enable_tracing()
+    info = SessionInfo("b1", ("Ann", "Bob"), "wespa", str(tmp_path))
+    session = Session(info, Recorder(wespa, english, Lexicon(["WINDY"])), pm)
+    session.submit({"type": "alert", "kind": "phony", "message": "x", "severity": "info"})
+    called = [line.split()[0] for line in lines if line.split()[1:2] == ["[hook]"]]
+    assert called == ["tilecast_session_start", "tilecast_alert"]
+
+def wrapper_of_every_hook(seen: list[str]) -> object:
+    """A plugin with a `wrapper=True` implementation of every hook, noting each call."""
+
+    def wrapping(hook: str):
+        @hookimpl(wrapper=True, specname=hook)
+        def wrap():
+            seen.append(hook)
+            return (yield)
+
+        return wrap
+
+    hooks = [name for name in dir(hookspecs) if name.startswith("tilecast_")]
+    return types.SimpleNamespace(**{f"wrap_{hook}": wrapping(hook) for hook in hooks})
+
+
+def test_a_wrapper_plugin_hears_every_hook_the_session_fires(tmp_path, wespa, english):
+    seen: list[str] = []
+    pm = plugin_manager(extra=[wrapper_of_every_hook(seen)], entry_points=False)
+    info = SessionInfo("b1", ("Ann", "Bob"), "wespa", str(tmp_path))
+    session = Session(info, Recorder(wespa, english, Lexicon(["WINDY"])), pm)
+    session.submit({"type": "play", "coord": "8D", "word": "WINDY"})
+    session.submit({"type": "alert", "kind": "phony", "message": "x", "severity": "info"})
+    probs = np.zeros((225, len(CLASSES)))
+    read = [CLASSES.index(ch) for row in session.game.board.rows() for ch in row]
+    probs[np.arange(225), read] = 1
+    session.camera(probs, frame=3, time=1.0)
+    session.close()
+    assert seen == [
+        "tilecast_session_start",
+        "tilecast_move_recorded",
+        "tilecast_alert",
+        "tilecast_board_committed",
+        "tilecast_session_end",
+    ]
