@@ -47,9 +47,9 @@ class SharedSession(Session):
         with self.lock:
             super().camera(probs, frame, time, view, emptied)
 
-    def close(self, settle: bool = False) -> None:
+    def close(self) -> None:
         with self.lock:
-            super().close(settle)
+            super().close()
 
 
 class CornersError(ValueError):

@@ -131,7 +131,7 @@ class Entry:
     ORIGINS: ClassVar[frozenset[str]] = ANYWHERE
 
     time: float | None = _spec(SECONDS, TIMED)  # seconds into the source
-    source: str | None = _spec(NAME, RECORDED)  # 'operator', 'camera', 'end-of-source'
+    source: str | None = _spec(NAME, RECORDED)  # 'operator', 'camera', 'recorder', ...
     seq: int | None = _spec(_integer(0, 10**9), RECORDED)  # place in the journal
     events_line: int | None = _spec(_integer(1, 10**9), RECORDED)
 

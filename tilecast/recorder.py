@@ -48,6 +48,9 @@ BLANK_ALONE = 0.1  # odds of a play of blanks alone, against one with letters
 ORDER_GAP = 0.5  # seconds between two plays' laying that puts them in order
 BLANK_GONE = 0.97  # a recorded blank counts as taken away only when this surely empty
 BLANK_ODDS = 0.2  # game base rate of blanks over the classifier's training rate (see blank_prior)
+# Entries that may follow an out-play before its end is final: a challenge, a withdrawal, a
+# failed double challenge's pass, a correction or a named blank, or the operator's own `end`.
+REOPENING = frozenset({"pass", "withdraw", "challenge", "end", "correct", "blank"})
 
 
 @dataclass
@@ -63,6 +66,7 @@ class Recorder:
     # (the last play's action, the rows of the first reading journaled after it)
     play_rows: tuple = (None, ())
     clocks: tuple[float | None, float | None] = (None, None)  # seconds left, as last entered
+    settled: dict[str, Any] | None = None  # the `end` action the record implied itself
 
     def __post_init__(self) -> None:
         self.game = g.new_game(self.rules, self.tileset)
@@ -84,6 +88,32 @@ class Recorder:
         self.actions, self.game = actions, game
         return game
 
+    # -- the game's own end --------------------------------------------------------------
+
+    def implied(self) -> dict[str, Any] | None:
+        """The entry the record now implies by itself, for the session to journal like any
+        other: `end` once a play has emptied its player's rack with the bag empty (the engine's
+        tile count: the set, less the board, less the opponent's rack), settled under the
+        profile's out-play procedure with the tiles not on the board as the opponent's rack."""
+        return {"type": "end", "source": "recorder"} if self.game.phase == g.OUT else None
+
+    def _reopenable(self) -> bool:
+        """Whether the last action is the end the record implied: the out-play may still be
+        challenged, withdrawn or corrected, so what follows it is weighed without that end."""
+        return bool(self.actions) and self.actions[-1] is self.settled
+
+    def _reopened(self, handler, entry: dict[str, Any]) -> list[Note]:
+        """`entry` applied to the game before the implied end (the session then implies the
+        end again if the out-play still stands)."""
+        saved = self.actions, self.game
+        self._commit(self.actions[:-1])
+        try:
+            notes = handler(entry)
+        except Exception:
+            self.actions, self.game = saved
+            raise
+        return [("record_changed", {"game": self.game, "reason": "out-play reopened"})] + notes
+
     # -- entries -------------------------------------------------------------------------
 
     def apply(self, entry: dict[str, Any]) -> list[Note]:
@@ -92,6 +122,8 @@ class Recorder:
         handler = getattr(self, f"_on_{str(kind).replace('-', '_')}", None)
         if handler is None:
             raise InputError(f"unknown event type {kind!r}")
+        if kind in REOPENING and self._reopenable():
+            return self._reopened(handler, entry)
         return handler(entry)
 
     def _moved(self, before: int) -> list[Note]:
@@ -158,7 +190,9 @@ class Recorder:
 
     def _on_end(self, e: dict[str, Any]) -> list[Note]:
         racks = e.get("racks")
-        return self._act({"type": "end", **({"racks": racks} if racks else {})})
+        notes = self._act({"type": "end", **({"racks": racks} if racks else {})})
+        self.settled = self.actions[-1] if e.get("source") == "recorder" else None
+        return notes
 
     def _on_time(self, e: dict[str, Any]) -> list[Note]:
         return self._act(
@@ -254,7 +288,8 @@ class Recorder:
             self.disturbed = (_squares(added), _squares(removed)) if added or removed else ()
             self.removed = _squares(missing)
         self.rows = tuple(e.get("rows") or ())
-        last = self.actions[-1] if self.actions else None
+        actions = self.actions[:-1] if self._reopenable() else self.actions
+        last = actions[-1] if actions else None
         if last is not None and last["type"] == "play" and self.play_rows[0] is not last:
             self.play_rows = (last, self.rows)
         return []
@@ -278,7 +313,21 @@ class Recorder:
         is the next play only if it is clear (every new square surely a tile, one play of
         lexicon words): the camera missed the still moment between two turns, which happens
         when the next player lays tiles down at once. Anything less clear gives nothing.
+
+        After an out-play the record implied the end of, the reading is weighed against the
+        game before that end: the out-play may yet be taken back.
         """
+        if not self._reopenable():
+            return self._read(probs, time, follow_on, emptied)
+        saved = self.actions, self.game
+        self._commit(self.actions[:-1])
+        try:
+            return self._read(probs, time, follow_on, emptied)
+        finally:
+            self.actions, self.game = saved
+
+    def _read(self, probs: Probs, time: float, follow_on: bool, emptied: Any
+              ) -> list[dict[str, Any]]:
         game = self.game
         raw, probs = probs, blank_prior(probs, game.board)
         change = _doubting_blanks(board_change(game.board, probs), game.board, probs)

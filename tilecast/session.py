@@ -11,7 +11,6 @@ import numpy as np
 import pluggy
 
 from tilecast.engine.board import SIZE
-from tilecast.engine.game import OUT
 from tilecast.engine.infer import CLASSES
 from tilecast.events import SessionInfo
 from tilecast.journal import Journal
@@ -29,6 +28,7 @@ class Session:
         for entry in self.journal.entries:  # resume: the journal is the truth
             self.recorder.apply(entry)
         self._fire("session_start", game=self.recorder.game)
+        self._settle()  # what a crash kept the last run from journaling
 
     @property
     def game(self):
@@ -51,6 +51,14 @@ class Session:
         self.journal.append(entry)
         for hook, kwargs in notes:
             self._fire(hook, **kwargs)
+        self._settle()
+
+    def _settle(self) -> None:
+        """Journal and announce what the record now implies by itself (the end of the game
+        after an out-play), so that a resumed run replays it rather than deciding anew."""
+        implied = self.recorder.implied()
+        if implied is not None:
+            self.submit(implied)
 
     @property
     def camera_view(self) -> int | None:
@@ -90,11 +98,8 @@ class Session:
         self.submit(entry)
         self._fire("board_committed", board=self.game.board, rows=rows, frame=frame, time=time)
 
-    def close(self, settle: bool = False) -> None:
-        """End the session; with `settle`, an out-play still pending is accepted (the source
-        ended, so no withdrawal can follow)."""
-        if settle and self.game.phase == OUT:
-            self.submit({"type": "end", "source": "end-of-source"})
+    def close(self) -> None:
+        """End the session (an out-play was settled when it was recorded, see _settle)."""
         self._fire("session_end", game=self.game)
         self.journal.close()
 

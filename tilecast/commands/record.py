@@ -103,7 +103,7 @@ def run_annotate(args: argparse.Namespace) -> int:
     except SourceError as exc:
         print(f"tilecast annotate: {exc}", file=sys.stderr)
         return 2
-    session.close(settle=True)
+    session.close()
     write_gcg(session, args.output)
     print(
         f"{len(session.game.turns)} turns, scores {session.game.scores[0]}-"
