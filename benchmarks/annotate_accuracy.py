@@ -125,7 +125,8 @@ def main() -> None:
     parser.add_argument("--gcg", type=int, default=30)
     parser.add_argument("--selfplay", type=int, default=30)
     parser.add_argument("--fps", type=float, default=5.0)
-    parser.add_argument("--lexicon", default="")
+    parser.add_argument("--lexicon", default="",
+                        help="annotate's --lexicon (default: annotate's own, ENABLE; 'none')")
     parser.add_argument("--workdir", type=Path, default=Path("/tmp/tilecast-accuracy"))
     parser.add_argument("--shard", default="0/1", help="I/N: only every Nth game, from the Ith")
     parser.add_argument("--rests", default="2,4",

@@ -19,6 +19,8 @@ class Rules:
     end_procedure: 'wespa' (going out earns twice the opponent's rack) or 'standard' (+x / -x).
     Time penalties: `time_penalty` points per minute or part thereof over `time_limit_min`, at most
     `time_penalty_cap` in all (None: no cap); `forfeit_after_min` minutes over loses the game.
+    lexicon: the event's word list, by name or word-list path ('' when it names none); a
+    recording uses it where it is supplied (see tilecast.lexicons.choose).
     """
 
     name: str = "wespa"
@@ -32,6 +34,7 @@ class Rules:
     time_penalty_cap: int | None = None
     forfeit_after_min: int | None = 10
     spread_cap: int | None = None
+    lexicon: str = ""
 
     def __post_init__(self) -> None:
         if self.challenge not in CHALLENGE_MODES:

@@ -10,11 +10,37 @@ import gzip
 import importlib.util
 import json
 import zlib
+from dataclasses import dataclass
 from pathlib import Path
 
 from tilecast.engine.lexicon import Lexicon
 
 DEFAULT = "enable"
+OFF = "none"  # `--lexicon none`: record without a lexicon
+
+
+@dataclass(frozen=True)
+class Choice:
+    """Which word list a recording loads (None: none), the name its GCG's #lexicon gives ('' for
+    no pragma), and why the rule profile's own list was passed over ('' when it was not)."""
+
+    load: str | None
+    name: str
+    passed_over: str = ""
+
+
+def choose(given: str | None, named: str = "") -> Choice:
+    """The lexicon of a recording: `given` (`--lexicon`) when there is one, 'none' turning it
+    off; else the rule profile's (`named`) when it is ENABLE or a word list that exists; else
+    ENABLE, so that blanks can be named and phonies weighed without any flag."""
+    if given is not None:
+        return Choice(None, "") if given == OFF else Choice(given, given)
+    if named.lower() == DEFAULT:
+        return Choice(DEFAULT, DEFAULT)
+    if named and Path(named).is_file():
+        return Choice(named, named)
+    why = f"the profile's lexicon {named!r} is not supplied (pass it with --lexicon FILE)"
+    return Choice(DEFAULT, DEFAULT, why if named else "")
 
 
 def load_lexicon(path_or_name: str | Path = DEFAULT) -> Lexicon:

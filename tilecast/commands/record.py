@@ -33,7 +33,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--board", default="board1", help="board name (files are named after it)")
     p.add_argument("--out-dir", type=Path, help="journal, live GCG and alert log folder")
-    p.add_argument("--lexicon", help="word list file (default: none; 'enable' for ENABLE)")
+    p.add_argument("--lexicon", help="word list file, 'enable' for ENABLE or 'none' (default: "
+                   "the profile's lexicon where supplied, else ENABLE)")
     p.add_argument("--profile", default="wespa", help="rule profile name or TOML path")
     p.add_argument("--tileset", dest="enrolled", type=enrolled_arg,
                    help="enrolled tile set (.npz from enroll)")
@@ -46,14 +47,18 @@ def _common(p: argparse.ArgumentParser) -> None:
 
 
 def _session(args: argparse.Namespace, out_dir: Path, source: str) -> Session:
-    from tilecast.lexicons import load_lexicon
+    from tilecast.lexicons import choose, load_lexicon
 
-    lexicon = loaded("--lexicon", args.lexicon, load_lexicon) if args.lexicon else None
     rules = loaded("--profile", args.profile, load_profile)
+    choice = choose(args.lexicon, rules.lexicon)
+    if choice.passed_over:
+        print(f"tilecast: {choice.passed_over}; using {choice.name}", file=sys.stderr)
+    flag = "--lexicon" if args.lexicon is not None else "--profile"
+    lexicon = loaded(flag, choice.load, load_lexicon) if choice.load else None
     recorder = Recorder(rules, load_tileset("english"), lexicon)
     info = SessionInfo(
         args.board, (args.player1, args.player2), args.profile, str(out_dir), source,
-        args.lexicon or "",
+        choice.name,
     )
     return Session(info, recorder, plugin_manager())
 
