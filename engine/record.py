@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 
 from .game import Game, Turn
 from .gcg import GcgEvent, GcgPlayer, GcgRecord
+from .tiles import BLANK, TileSet
+
+STAND_IN_NOTE = "Tilecast: rack unknown; {tile} stands in for it so that other tools read the line"
 
 
 def players(first: str, second: str) -> tuple[GcgPlayer, GcgPlayer]:
@@ -47,7 +51,8 @@ def played_tiles(turn: Turn) -> str:
 def shown_racks(turns: Sequence[Turn], known: Sequence[str] = ()) -> list[str]:
     """Each turn's rack field: the known rack, or else what the turn shows of it, as annotators
     write it (a play's tiles, the same for its withdrawal, an exchange's named tiles); other
-    tools need a rack on every play, pass and exchange line. '' where nothing is shown."""
+    tools need a rack on every play, pass and exchange line. A pass leaves the rack as it was,
+    so it shows what its player's next turn or final rack shows. '' where nothing is shown."""
     shown, last_play = [], ""
     for i, turn in enumerate(turns):
         rack = known[i] if i < len(known) else ""
@@ -59,7 +64,36 @@ def shown_racks(turns: Sequence[Turn], known: Sequence[str] = ()) -> list[str]:
         elif turn.kind == "exchange":
             rack = rack or turn.tiles
         shown.append(rack)
+    ahead = ["", ""]  # what each player's next turn (or end-of-game rack line) shows
+    for i in reversed(range(len(turns))):
+        turn = turns[i]
+        if turn.kind == "pass":
+            shown[i] = shown[i] or ahead[turn.player]
+        if turn.kind in ("play", "exchange", "pass"):
+            ahead[turn.player] = shown[i]
+        elif turn.kind in ("rack", "out"):  # 'out' shows the opponent's rack, 'rack' one's own
+            ahead[turn.player if turn.kind == "rack" else 1 - turn.player] = turn.tiles
     return shown
+
+
+def stand_ins(turns: Sequence[Turn], tileset: TileSet, shown: Sequence[str]) -> dict[int, str]:
+    """For each pass or exchange line that shows nothing of its rack, one tile to stand in for
+    it: Macondo's patterns need a rack on those lines, and real records always have one. The
+    tile is the most plentiful face not on the board then (a letter before a blank), so a tool
+    that sets the rack from the line finds it possible."""
+    out: dict[int, str] = {}
+    on_board: Counter[str] = Counter()
+    plays: list[Turn] = []  # the plays standing, for a withdrawal to take the last one off
+    for i, turn in enumerate(turns):
+        if turn.kind in ("pass", "exchange") and not shown[i]:
+            unseen = +(tileset.bag() - on_board)
+            out[i] = min(unseen, key=lambda f: (-unseen[f], f == BLANK, f), default=BLANK)
+        if turn.kind == "play":
+            plays.append(turn)
+            on_board.update(p.tile.face for p in turn.placed)
+        elif turn.kind == "withdraw" and plays:
+            on_board.subtract(p.tile.face for p in plays.pop().placed)
+    return out
 
 
 def game_record(
@@ -70,15 +104,15 @@ def game_record(
     notes: Sequence[str] = (),
 ) -> GcgRecord:
     """The record of `game` so far. racks[i] and notes[i], where given, belong to turn i; a
-    turn without a known rack shows what it reveals of it (see shown_racks)."""
+    turn without a known rack shows what it reveals of it (see shown_racks), and a pass or an
+    exchange that reveals nothing a stand-in tile, with a note saying so (see stand_ins)."""
     shown = shown_racks(game.turns, racks)
+    said = [notes[i] if i < len(notes) else "" for i in range(len(game.turns))]
+    for i, tile in stand_ins(game.turns, game.tileset, shown).items():
+        shown[i] = tile
+        said[i] = "\n".join(filter(None, (said[i], STAND_IN_NOTE.format(tile=tile))))
     events = tuple(
-        turn_event(
-            t,
-            people[t.player].nickname,
-            shown[i],
-            notes[i] if i < len(notes) else "",
-        )
+        turn_event(t, people[t.player].nickname, shown[i], said[i])
         for i, t in enumerate(game.turns)
     )
     return GcgRecord("<tilecast>", people, pragmas, events)

@@ -92,6 +92,8 @@ def violations(text: str) -> list[str]:
         nick, rack, move, score = m["nick"], m["rack"], m["move"], int(m["score"])
         if nick not in players:
             bad(f"unknown player {nick!r}")
+        if not rack and re.fullmatch(r"-(?:[A-Z?]+|[1-7])?", move):
+            bad("a pass or exchange needs a rack (Macondo's patterns want one)")
         totals[nick] += score
         if int(m["total"]) != totals[nick]:
             bad(f"total {m['total']} is not the previous total plus {m['score']}")
@@ -172,7 +174,7 @@ that continues
 >Ann:  (challenge) +5 39
 >Bob: ?DENOTW -?W +0 0
 >Ann: AE -1 +0 39
->Bob:  - +0 0
+>Bob: DENOT - +0 0
 >Ann: AE 10G AE +10 49
 >Bob: INU (INU) -3 -3
 >Ann:  (INU) +3 52
@@ -200,14 +202,16 @@ def test_the_grammar_accepts_every_kind_of_line():
         (">Bob: DENOTW? --", ">Ann: DENOTW? --", "withdrawal without a play"),
         (">Ann:  (challenge) +5 39", ">Bob:  (challenge) +5 5", "challenge bonus"),
         ("-?W +0", "-XW +0", "exchange scores +0"),
-        (">Bob:  - +0 0", ">Bob:  - +1 1", "a pass scores +0"),
+        (">Bob: DENOT - +0 0", ">Bob: DENOT - +1 1", "a pass scores +0"),
+        (">Bob: DENOT - +0 0", ">Bob:  - +0 0", "a pass or exchange needs a rack"),
+        (">Ann: AE -1 +0 39", ">Ann:  -1 +0 39", "a pass or exchange needs a rack"),
         ("(time) -10 -13", "(time) +10 7", "time penalty is negative"),
         (">Bob: INU (INU) -3", ">Bob: IN (INU) -3", "player's own rack"),
         ("-1 +0 39", "-ZZ9 +0 39", "unrecognised move"),
         ("#rack1 AE", "#lexicon ENABLE", "#lexicon after the first move"),
         ("#rack1 AE", "#rack1 ae", "#rack1 is not a rack"),
         ("that continues", "# that continues", "malformed pragma"),
-        (">Bob:  - +0 0", ">Ann:  - +0 39", "two turns in a row"),
+        (">Bob: DENOT - +0 0", ">Ann: AE - +0 39", "two turns in a row"),
         ("#rack1 AE", ">Ann: AE - +0 52", "a turn after the game ended"),
         ("#player2 Bob Bob Jones", "#player2 Ann Bob", "a new nickname"),
         ("#description Tilecast\n", "#description  Tilecast\n", "doubled between fields"),
@@ -266,4 +270,26 @@ def test_annotate_records_are_strict_gcg(tmp_path, video, events):
     assert violations(text) == []
     assert " -- " in text or text.count("\n>") >= 3  # the camera recorded plays
     if events:
-        assert ":  (time) " in text and ":  - +0 " in text and ": QU? -QU? +0 0" in text
+        assert ":  (time) " in text and ": QU? -QU? +0 0" in text
+        # the pass and the exchange of three unnamed tiles show nothing of their racks: a
+        # stand-in tile each, and a note saying so
+        assert re.search(r": [A-Z] - \+0 ", text) and re.search(r": [A-Z] -3 \+0 ", text)
+        assert text.count("#note Tilecast: rack unknown;") == 2
+
+
+# --- what real records do -------------------------------------------------------------------
+
+PASS_OR_EXCHANGE = re.compile(r">[^:]+:[ \t]+(\S*)[ \t]+-(?:[A-Z?]+|[0-9]+)?[ \t]+\+0\b")
+
+
+@pytest.mark.parametrize("tool", ["macondo", "liwords"])
+def test_records_macondo_and_woogles_wrote_always_give_a_pass_or_exchange_its_rack(tool):
+    """Why a pass or exchange whose rack Tilecast does not know gets a stand-in tile rather
+    than an empty field: no record these tools wrote has one (docs/gcg.md)."""
+    from tests.conftest import shared_dir
+
+    lines = [line for path in sorted(shared_dir("gcg", tool).glob("*.gcg"))
+             for line in path.read_bytes().decode("latin-1").splitlines()]
+    moves = [m for line in lines if (m := PASS_OR_EXCHANGE.match(line))]
+    assert len(moves) > 10
+    assert [m.string for m in moves if not m[1]] == []
