@@ -8,9 +8,9 @@ again), so a slow client never holds up the game or the other viewers.
 A board may have a broadcast delay: its events reach viewers, the log and the snapshot only
 `delay` seconds after they happen, so players cannot learn from the stream during the game.
 
-The server either imports `BROADCAST` from this module, or receives routes through
-`tilecast_server_routes` (JSON state and a server-sent event stream under /broadcast); the
-instance the plugin manager holds is also left in `app.extensions["tilecast.broadcast"]`.
+Each plugin manager holds its own `Broadcast` (tilecast.pluginmanager makes it), which the
+server reads through tilecast.services.LiveState. It also adds routes through
+`tilecast_server_routes` (JSON state and a server-sent event stream under /broadcast).
 Every method is safe to call from several threads.
 """
 
@@ -182,6 +182,15 @@ class Broadcast:
             if feed is None or feed.snapshot is None:
                 raise KeyError(board)
             return feed.snapshot
+
+    def state(
+        self,
+        session: SessionInfo,
+        game: Game,
+        clocks: tuple[float | None, float | None] | None = None,
+    ) -> dict[str, Any]:
+        """`game`'s public state now, undelayed: what viewers will see once it is released."""
+        return public_state(session, game, clocks=clocks)
 
     def events(self, board: str, after: int = 0) -> list[dict[str, Any]]:
         """Released events with a sequence number above `after` that the log still holds."""
@@ -381,12 +390,9 @@ class Broadcast:
 
     @hookimpl
     def tilecast_server_routes(self, app: Any) -> None:
-        app.extensions["tilecast.broadcast"] = self
         app.register_blueprint(self.blueprint())
 
 
 def _sse(seq: int, kind: str, data: dict[str, Any]) -> str:
     return f"id: {seq}\nevent: {kind}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n"
 
-
-BROADCAST = Broadcast()

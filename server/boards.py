@@ -19,7 +19,7 @@ import pluggy
 from tilecast.config import load_profile, load_tileset
 from tilecast.engine.lexicon import Lexicon
 from tilecast.events import SessionInfo
-from tilecast.plugins.annotation import write_atomic
+from tilecast.files import write_atomic
 from tilecast.recorder import Recorder
 from tilecast.server.config import BoardSpec
 from tilecast.session import Session

@@ -3,6 +3,7 @@ cap, broadcast delay, discrepancies, login. No browser (see tests/e2e for that).
 
 from __future__ import annotations
 
+import ast
 import json
 from pathlib import Path
 
@@ -133,7 +134,7 @@ def test_missing_or_wrong_token_is_401_and_changes_nothing(app, client, method, 
 
     def now():
         state = client.get("/api/boards/t1/state").json
-        return len(journal(app)), server.broadcast.delay("t1"), state
+        return len(journal(app)), server.live.delay("t1"), state
 
     before = now()
     resp = getattr(client, method)(path, json=body, headers=headers)
@@ -451,3 +452,42 @@ def test_login_never_redirects_off_site(client):
         resp = client.post("/login", data={"token": TD, "next": target})
         assert resp.status_code == 303 and resp.headers["Location"] == "/", target
     assert client.get("/td").status_code == 200
+
+
+# --- the plugins the server is built on -----------------------------------------------------
+
+
+def test_two_apps_in_one_process_keep_their_own_state(tmp_path):
+    apps = []
+    for n in (1, 2):
+        config = ServerConfig((BoardSpec("t1"),), tmp_path / f"out{n}", OPERATOR, TD)
+        apps.append(create_app(config))  # each with the built-in plugins of its own manager
+    first, second = (app.test_client() for app in apps)
+    post(second, PLAY)
+    post(second, {"type": "announce", "score": 30})
+    assert not (tmp_path / "out1" / "t1.alerts.jsonl").exists()
+    assert "score-discrepancy" in (tmp_path / "out2" / "t1.alerts.jsonl").read_text()
+    said = second.get("/api/discrepancies", headers=AS_TD).json["discrepancies"]
+    assert [(d["said"], d["computed"]) for d in said] == [(30, 32)]
+    assert first.get("/api/alerts", headers=AS_TD).json["alerts"] == []
+    assert first.get("/api/boards/t1/state").json["scores"] == [0, 0]
+    assert second.get("/api/boards/t1/state").json["scores"] == [32, 0]
+    for app in apps:
+        app.extensions["tilecast.server"].close()
+
+
+def test_a_server_without_its_live_state_plugin_says_so(tmp_path):
+    from tilecast.services import ServiceError
+
+    config = ServerConfig((BoardSpec("t1"),), tmp_path / "out", OPERATOR, TD)
+    with pytest.raises(ServiceError, match="'broadcast' plugin"):
+        create_app(config, plugin_manager(disabled=["broadcast"]))
+
+
+def test_the_server_imports_no_plugin_module():
+    server = Path(__file__).resolve().parents[1] / "server"
+    for path in sorted(server.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else (
+                [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            assert not any(n.startswith("tilecast.plugins") for n in names), path.name

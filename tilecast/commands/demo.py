@@ -65,5 +65,6 @@ def run(args: argparse.Namespace) -> int:
         max_streams=64,
         fps=args.fps,
         still=1.0,
+        disabled_plugins=[],
     )
     return serve.run(options)

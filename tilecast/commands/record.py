@@ -6,10 +6,18 @@ import argparse
 import sys
 from pathlib import Path
 
-from tilecast.commands.args import CORNERS_HELP, corners_arg, enrolled_arg, positive
+from tilecast.commands.args import (
+    CORNERS_HELP,
+    add_plugin_options,
+    corners_arg,
+    enrolled_arg,
+    positive,
+)
 from tilecast.commands.errors import check_writable, loaded
 from tilecast.config import load_profile, load_tileset
+from tilecast.engine.record import gcg_text
 from tilecast.events import SessionInfo
+from tilecast.files import write_atomic
 from tilecast.pluginmanager import plugin_manager
 from tilecast.recorder import Recorder
 from tilecast.session import Session
@@ -43,6 +51,7 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--corners", type=corners_arg, metavar="X1,Y1,...", help=CORNERS_HELP)
     p.add_argument("--fps", type=positive, default=6.0, help="frames per second to read")
     p.add_argument("--still", type=positive, default=1.0, help="seconds still before a commit")
+    add_plugin_options(p)
 
 
 def _session(args: argparse.Namespace, out_dir: Path, source: str) -> Session:
@@ -55,7 +64,7 @@ def _session(args: argparse.Namespace, out_dir: Path, source: str) -> Session:
         args.board, (args.player1, args.player2), args.profile, str(out_dir), source,
         args.lexicon or "",
     )
-    return Session(info, recorder, plugin_manager())
+    return Session(info, recorder, plugin_manager(disabled=args.disabled_plugins))
 
 
 def _reader(args: argparse.Namespace, session: Session):
@@ -139,6 +148,5 @@ def run_live(args: argparse.Namespace) -> int:
 
 def write_gcg(session: Session, path: Path) -> None:
     """The session's record as GCG, written atomically (the same text the live file holds)."""
-    from tilecast.plugins.annotation import record_text, write_atomic
-
-    write_atomic(path, record_text(session.info, session.game))
+    info = session.info
+    write_atomic(path, gcg_text(session.game, info.players, info.board, info.lexicon))

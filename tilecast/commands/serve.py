@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tilecast.commands.args import positive, positive_int
+from tilecast.commands.args import add_plugin_options, positive, positive_int
 
 if TYPE_CHECKING:
     from tilecast.server.config import ServerConfig
@@ -42,6 +42,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="live streams (event streams, camera previews) open at once")
     p.add_argument("--fps", type=positive, default=6.0, help="camera frames read per second")
     p.add_argument("--still", type=positive, default=1.0, help="seconds still before a commit")
+    add_plugin_options(p)
     p.set_defaults(func=run)
 
 
@@ -71,12 +72,13 @@ def build_config(
 def run(args: argparse.Namespace) -> int:
     import waitress
 
+    from tilecast.pluginmanager import plugin_manager
     from tilecast.server.app import create_app
     from tilecast.server.config import ConfigError
 
     try:
         config, generated = build_config(args, dict(os.environ))
-        app = create_app(config)
+        app = create_app(config, plugin_manager(disabled=args.disabled_plugins))
     except (ConfigError, OSError, ValueError) as exc:
         print(f"tilecast serve: {exc}", file=sys.stderr)
         return 2
