@@ -77,17 +77,12 @@ def create_app(
     pm.hook.tilecast_server_routes(app=app)
 
     config.out_dir.mkdir(parents=True, exist_ok=True)
-    lexicons: dict[str, Lexicon] = {}
+    lexicons: dict[str, Lexicon] = {}  # loaded once, shared by the boards that use them
     boards = {}
     for spec in config.boards:
         live.set_delay(spec.name, spec.delay)  # before the session's first event
-        if spec.lexicon and spec.lexicon not in lexicons:
-            from tilecast.lexicons import load_lexicon
-
-            lexicons[spec.lexicon] = load_lexicon(spec.lexicon)
         boards[spec.name] = BoardRunner(
-            spec, config.out_dir, pm, lexicons.get(spec.lexicon), make_reader,
-            config.fps, config.still_s,
+            spec, config.out_dir, pm, lexicons, make_reader, config.fps, config.still_s
         )
     state = Server(
         config,

@@ -60,6 +60,7 @@ def run(args: argparse.Namespace) -> int:
         profile="wespa",
         lexicon="enable",
         delay=0.0,
+        tileset=None,
         host=args.host,
         port=args.port,
         max_streams=64,

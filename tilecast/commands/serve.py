@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tilecast.commands.args import add_plugin_options, positive, positive_int
+from tilecast.commands.args import add_plugin_options, enrolled_arg, positive, positive_int
 
 if TYPE_CHECKING:
     from tilecast.server.config import ServerConfig
@@ -36,6 +36,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--lexicon", default="", help="word list for --board boards ('enable')")
     p.add_argument("--delay", type=float, default=0.0,
                    help="broadcast delay in seconds for --board boards")
+    p.add_argument("--tileset", type=enrolled_arg,
+                   help="enrolled tile set (.npz from enroll) for --board boards")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on")
     p.add_argument("--port", type=int, default=8080)
     p.add_argument("--max-streams", type=positive_int, default=256,
@@ -54,7 +56,8 @@ def build_config(
     from tilecast.server.config import ServerConfig, board_arg, load_event, token
 
     settings, boards = load_event(args.event) if args.event else ({}, [])
-    defaults = {"profile": args.profile, "lexicon": args.lexicon, "delay": args.delay}
+    defaults = {"profile": args.profile, "lexicon": args.lexicon, "delay": args.delay,
+                "tileset": args.tileset or ""}
     boards += [board_arg(text, defaults) for text in args.board]
     if not boards:
         raise SystemExit("tilecast serve: give at least one --board or an --event file")
