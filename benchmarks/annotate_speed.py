@@ -33,7 +33,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import sys
 import time
 import traceback
 from collections.abc import Iterator
@@ -41,6 +40,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+from annotate_accuracy import compare, events_file, expected, recorded  # a sibling script
 
 import tilecast
 from tilecast.config import load_profile, load_tileset
@@ -49,9 +49,6 @@ from tilecast.lexicons import load_lexicon
 from tilecast.vision.render.script import turns_from_game
 from tilecast.vision.render.video import render_game
 from tilecast.watch import load_events
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from annotate_accuracy import compare, events_file, expected, recorded  # noqa: E402
 
 
 class Clock:

@@ -9,9 +9,8 @@ A board may have a broadcast delay: its events reach viewers, the log and the sn
 `delay` seconds after they happen, so players cannot learn from the stream during the game.
 
 Each plugin manager holds its own `Broadcast` (tilecast.pluginmanager makes it), which the
-server reads through tilecast.services.LiveState. It also adds routes through
-`tilecast_server_routes` (JSON state and a server-sent event stream under /broadcast).
-Every method is safe to call from several threads.
+server reads through tilecast.services.LiveState and serves under /api/boards. Every method is
+safe to call from several threads.
 """
 
 from __future__ import annotations
@@ -25,8 +24,6 @@ from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
-
-from flask import Blueprint, Response, abort, request, stream_with_context
 
 from tilecast.engine.board import format_coord, square_name
 from tilecast.engine.game import OVER, Game, Result, Turn, result, unseen
@@ -262,33 +259,6 @@ class Broadcast:
         finally:
             sub.close()
 
-    def blueprint(self) -> Blueprint:
-        """GET /broadcast/boards, /broadcast/<board>/state and /broadcast/<board>/events."""
-        bp = Blueprint("tilecast_broadcast", __name__, url_prefix="/broadcast")
-
-        @bp.get("/boards")
-        def boards() -> dict[str, Any]:
-            return {"boards": self.boards()}
-
-        @bp.get("/<board>/state")
-        def state(board: str) -> dict[str, Any]:
-            try:
-                return self.snapshot(board)
-            except KeyError:
-                abort(404)
-
-        @bp.get("/<board>/events")
-        def events(board: str) -> Response:
-            last = request.headers.get("Last-Event-ID", "")
-            after = int(last) if last.isdigit() else None
-            return Response(
-                stream_with_context(self.stream(board, after)),
-                mimetype="text/event-stream",
-                headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
-            )
-
-        return bp
-
     # --- inside ---------------------------------------------------------------------------
 
     def _feed(self, board: str) -> _Feed:
@@ -387,10 +357,6 @@ class Broadcast:
     @hookimpl
     def tilecast_session_end(self, session: SessionInfo, game: Game) -> None:
         self._publish(session.board, "session-end", self._state(session, game))
-
-    @hookimpl
-    def tilecast_server_routes(self, app: Any) -> None:
-        app.register_blueprint(self.blueprint())
 
 
 def _sse(seq: int, kind: str, data: dict[str, Any]) -> str:

@@ -689,30 +689,23 @@ def test_set_delay_rejects_nonsense():
     assert b.delay("t") == 2.5 and b.delay("unknown") == 0.0
 
 
-def test_server_routes_serve_state_and_an_event_stream(session, wespa, english):
+def test_the_stream_sends_the_snapshot_or_the_missed_events(session, wespa, english):
     b = broadcast.Broadcast()
     pm = plugin_manager(extra=[b], entry_points=False)
-    app = Flask("test")
-    pm.hook.tilecast_server_routes(app=app)
-    client = app.test_client()
-    assert client.get("/broadcast/boards").json == {"boards": []}
-    assert client.get("/broadcast/table1/state").status_code == 404
+    assert b.boards() == []
     moves(pm, session, opening(wespa, english))
-    assert client.get("/broadcast/boards").json == {"boards": ["table1"]}
-    assert client.get("/broadcast/table1/state").json == b.snapshot("table1")
+    assert b.boards() == ["table1"]
 
-    def first_message(headers: dict) -> str:
-        resp = client.get("/broadcast/table1/events", headers=headers, buffered=False)
-        assert resp.mimetype == "text/event-stream"
-        chunk = next(resp.response)
-        resp.close()
-        return chunk.decode() if isinstance(chunk, bytes) else chunk
+    def first_message(after: int | None) -> str:
+        stream = b.stream("table1", after)
+        text = next(stream)
+        stream.close()
+        return text
 
-    text = first_message({})
+    text = first_message(None)
     assert text.startswith("id: 5\nevent: snapshot\ndata: ")
     assert json.loads(text.split("data: ", 1)[1]) == b.snapshot("table1")
-    text = first_message({"Last-Event-ID": "3"})
-    assert text.startswith("id: 4\nevent: withdrawn\n")
+    assert first_message(3).startswith("id: 4\nevent: withdrawn\n")
     assert b._feeds["table1"].subscribers == []  # closed streams unsubscribe
 
 

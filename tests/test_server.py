@@ -322,7 +322,7 @@ def test_a_reconnecting_viewer_gets_what_it_missed(client):
 def test_streams_past_the_cap_get_503_until_one_closes(app, client):
     server = app.extensions["tilecast.server"]
     open_ = []
-    for path in ("/api/boards/t1/events", "/api/boards/t2/events", "/broadcast/t1/events"):
+    for path in ("/api/boards/t1/events", "/api/boards/t2/events", "/api/boards/t1/events"):
         resp = client.get(path, buffered=False)
         assert resp.status_code == 200
         next(chunks(resp))
@@ -482,6 +482,10 @@ def test_a_server_without_its_live_state_plugin_says_so(tmp_path):
     config = ServerConfig((BoardSpec("t1"),), tmp_path / "out", OPERATOR, TD)
     with pytest.raises(ServiceError, match="'broadcast' plugin"):
         create_app(config, plugin_manager(disabled=["broadcast"]))
+
+
+def test_no_route_repeats_the_api_under_broadcast(client):
+    assert client.get("/broadcast/t1/state").status_code == 404
 
 
 def test_the_server_imports_no_plugin_module():
