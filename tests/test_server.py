@@ -3,7 +3,6 @@ cap, broadcast delay, discrepancies, login. No browser (see tests/e2e for that).
 
 from __future__ import annotations
 
-import ast
 import json
 from pathlib import Path
 
@@ -486,12 +485,3 @@ def test_a_server_without_its_live_state_plugin_says_so(tmp_path):
 
 def test_no_route_repeats_the_api_under_broadcast(client):
     assert client.get("/broadcast/t1/state").status_code == 404
-
-
-def test_the_server_imports_no_plugin_module():
-    server = Path(__file__).resolve().parents[1] / "server"
-    for path in sorted(server.glob("*.py")):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            names = [a.name for a in node.names] if isinstance(node, ast.Import) else (
-                [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
-            assert not any(n.startswith("tilecast.plugins") for n in names), path.name
