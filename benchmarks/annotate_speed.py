@@ -3,9 +3,10 @@ after a play its move event comes.
 
 Renders a self-play game (with withdrawn phonies) at --size and --fps, its rests between turns
 lengthened so the video lasts --minutes (real players think; see render.timeline.spread), writes
-an events file with the passes and exchanges, and runs the real `tilecast annotate` on it (with
-the ENABLE lexicon, which names blanks, unless --lexicon '') in this process, pinned to one CPU
-core with OpenCV on one thread (onnxruntime already uses one).
+an events file with the passes and exchanges, and records it with `tilecast.annotate` (what the
+`tilecast annotate` command runs; with the ENABLE lexicon, which names blanks, unless --lexicon
+'') in this process, pinned to one CPU core with OpenCV on one thread (onnxruntime already uses
+one).
 
 It reports:
 - render time: making the video, setup only, not part of the benchmark;
@@ -32,7 +33,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import sys
 import time
 import traceback
 from collections.abc import Iterator
@@ -40,17 +40,15 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+from annotate_accuracy import compare, events_file, expected, recorded  # a sibling script
 
-import tilecast.commands.record as record_command
-from tilecast.cli import main as cli
+import tilecast
 from tilecast.config import load_profile, load_tileset
 from tilecast.engine.selfplay import self_play
 from tilecast.lexicons import load_lexicon
 from tilecast.vision.render.script import turns_from_game
 from tilecast.vision.render.video import render_game
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from annotate_accuracy import compare, events_file, expected, recorded  # noqa: E402
+from tilecast.watch import load_events
 
 
 class Clock:
@@ -195,20 +193,18 @@ def main() -> None:
     out = args.workdir / f"{name}.gcg"
 
     times = FrameTimes()
-    original = record_command.resumed_frames
-    record_command.resumed_frames = lambda *a, **k: times.wrap(original(*a, **k))
-    command = ["annotate", str(video), "-o", str(out), "--events", str(events), "--fresh",
-               "--fps", f"{args.fps:g}", "--still", f"{args.still:g}"]
+    spec = tilecast.Spec("board1", out.with_suffix(".tilecast"), str(video),
+                         lexicon=args.lexicon, fps=args.fps, still_s=args.still)
+    (spec.out_dir / "board1.journal.jsonl").unlink(missing_ok=True)  # a fresh record
     failure = ""
     clock = Clock()
     try:
-        cli(command + (["--lexicon", args.lexicon] if args.lexicon else []))
+        tilecast.annotate(spec, out, events=load_events(events), progress=True, tap=times.wrap)
     except Exception as exc:  # reported below with the numbers up to the failure
         traceback.print_exc()
         failure = f"{type(exc).__name__}: {exc}"
     finally:
         wall, cpu = clock.read()
-        record_command.resumed_frames = original
 
     video_s = len(frames) / args.fps
     n = len(times.process)

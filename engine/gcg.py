@@ -12,8 +12,6 @@ from dataclasses import dataclass, replace
 
 from .board import Coord, format_coord, parse_coord
 
-KINDS = ("play", "pass", "exchange", "withdraw", "challenge_bonus", "end_rack", "time")
-
 _BOM = "\ufeff"
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _LINE_BREAK_BYTES = re.compile(rb"\r\n|\r|\n")

@@ -6,7 +6,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from .game import Game, Turn
-from .gcg import GcgEvent, GcgPlayer, GcgRecord
+from .gcg import GcgEvent, GcgPlayer, GcgRecord, format_gcg
 from .tiles import BLANK, TileSet
 
 STAND_IN_NOTE = "Tilecast: rack unknown; {tile} stands in for it so that other tools read the line"
@@ -116,3 +116,37 @@ def game_record(
         for i, t in enumerate(game.turns)
     )
     return GcgRecord("<tilecast>", people, pragmas, events)
+
+
+def count_notes(game: Game) -> list[str]:
+    """Per turn, a note for each play that takes a letter past the set's count ('' if none):
+    other GCG tools refuse such a play, and the note says why it stands (the camera read it)."""
+    on_board: Counter[str] = Counter()
+    standing: list[Turn] = []  # plays on the board, for a withdrawal to take the last one off
+    notes = []
+    for turn in game.turns:
+        note = ""
+        if turn.kind == "play":
+            standing.append(turn)
+            faces = [p.tile.face for p in turn.placed]
+            on_board.update(faces)
+            over = [f for f in sorted(set(faces)) if on_board[f] > game.tileset.counts.get(f, 0)]
+            if over:
+                held = ", ".join(f"{on_board[f]} {'blanks' if f == '?' else f}" for f in over)
+                note = (f"Tilecast: the board now holds {held}, more than the {game.tileset.name} "
+                        "set has; recorded as the camera read it (this play or an earlier one "
+                        "is misread)")
+        elif turn.kind == "withdraw" and standing:
+            on_board.subtract(p.tile.face for p in standing.pop().placed)
+        notes.append(note)
+    return notes
+
+
+def gcg_text(game: Game, names: tuple[str, str], board: str, lexicon: str = "") -> str:
+    """The GCG text Tilecast writes for a board's game: the live file and `annotate -o` alike."""
+    pragmas = [("description", "Tilecast")]
+    if lexicon:
+        pragmas.append(("lexicon", lexicon))
+    pragmas.append(("id", f"tilecast {board}"))
+    record = game_record(game, players(*names), pragmas=tuple(pragmas), notes=count_notes(game))
+    return format_gcg(record)

@@ -70,10 +70,6 @@ class TileSet:
         """Points a tile scores: its letter's value, or 0 for a blank."""
         return 0 if tile.blank else self.values[tile.letter]
 
-    def face_value(self, face: str) -> int:
-        """Points of a face as drawn ('?' is a blank)."""
-        return self.values[face]
-
     def rack_value(self, faces: Iterable[str]) -> int:
         """Sum of the face values of a rack of faces such as 'AEQ?'."""
         return sum(self.values[f] for f in faces)

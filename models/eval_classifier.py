@@ -33,11 +33,10 @@ from board_cells import (
 )
 from tile_splits import DEFAULT_CACHE, HELD_OUT_TILES, TEST_SEEDS, load_split, render_cache
 
-from tilecast.commands.enroll import board_cells
 from tilecast.config import load_tileset
 from tilecast.vision.classify import CLASSES, TileClassifier
 from tilecast.vision.colour import centre_colours, weigh_by_colour
-from tilecast.vision.enroll import enroll_board, enrolment_layout
+from tilecast.vision.enroll import board_cells, enroll_board, enrolment_layout
 from tilecast.vision.rectify import cell_size_px
 from tilecast.vision.render.scene import Scene
 

@@ -8,8 +8,9 @@ arguments: a game lost on time, a board that holds more of a letter than the til
 (a sanity check of what the session sent, usually a misread), and an out-play's rack bonus that
 such a board puts in doubt.
 
-The TD dashboard reads `ALERTS.open_alerts()` and calls `ALERTS.acknowledge(board, id)`; which
-alerts were acknowledged is kept in memory only.
+Each plugin manager holds its own `AlertLog` (tilecast.pluginmanager makes it), which the server
+reads through tilecast.services.AlertsLog: `open_alerts()`, `acknowledge(board, id)` and
+`logged(session)`. Which alerts were acknowledged is kept in memory only.
 """
 
 from __future__ import annotations
@@ -132,6 +133,20 @@ class AlertLog:
                 for _, entry in sorted(self._boards[name].open.items())
             ]
 
+    def logged(self, session: SessionInfo) -> list[dict[str, Any]]:
+        """Every alert in the board's log file, open or acknowledged, oldest first (a line cut
+        short by a crash is skipped)."""
+        path = log_path(session)
+        if not path.exists():
+            return []
+        entries = []
+        for line in path.read_text(encoding="utf-8").splitlines():
+            try:
+                entries.append(json.loads(line))
+            except ValueError:
+                continue
+        return entries
+
     def acknowledge(self, board: str, alert_id: int) -> bool:
         """Close an alert; False when it was not open."""
         with self._lock:
@@ -240,11 +255,3 @@ class AlertLog:
         if result.forfeited is not None:
             self._forfeit(session, game, result.forfeited)
         self._rack_in_doubt(session, game)
-
-    @hookimpl
-    def tilecast_server_routes(self, app: Any) -> None:
-        """Let the server find the instance the plugin manager holds."""
-        app.extensions["tilecast.alerts"] = self
-
-
-ALERTS = AlertLog()

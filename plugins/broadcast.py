@@ -8,10 +8,9 @@ again), so a slow client never holds up the game or the other viewers.
 A board may have a broadcast delay: its events reach viewers, the log and the snapshot only
 `delay` seconds after they happen, so players cannot learn from the stream during the game.
 
-The server either imports `BROADCAST` from this module, or receives routes through
-`tilecast_server_routes` (JSON state and a server-sent event stream under /broadcast); the
-instance the plugin manager holds is also left in `app.extensions["tilecast.broadcast"]`.
-Every method is safe to call from several threads.
+Each plugin manager holds its own `Broadcast` (tilecast.pluginmanager makes it), which the
+server reads through tilecast.services.LiveState and serves under /api/boards. Every method is
+safe to call from several threads.
 """
 
 from __future__ import annotations
@@ -25,8 +24,6 @@ from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
-
-from flask import Blueprint, Response, abort, request, stream_with_context
 
 from tilecast.engine.board import format_coord, square_name
 from tilecast.engine.game import OVER, Game, Result, Turn, result, unseen
@@ -183,6 +180,15 @@ class Broadcast:
                 raise KeyError(board)
             return feed.snapshot
 
+    def state(
+        self,
+        session: SessionInfo,
+        game: Game,
+        clocks: tuple[float | None, float | None] | None = None,
+    ) -> dict[str, Any]:
+        """`game`'s public state now, undelayed: what viewers will see once it is released."""
+        return public_state(session, game, clocks=clocks)
+
     def events(self, board: str, after: int = 0) -> list[dict[str, Any]]:
         """Released events with a sequence number above `after` that the log still holds."""
         with self._cond:
@@ -252,33 +258,6 @@ class Broadcast:
                     yield _sse(event["seq"], event["type"], event)
         finally:
             sub.close()
-
-    def blueprint(self) -> Blueprint:
-        """GET /broadcast/boards, /broadcast/<board>/state and /broadcast/<board>/events."""
-        bp = Blueprint("tilecast_broadcast", __name__, url_prefix="/broadcast")
-
-        @bp.get("/boards")
-        def boards() -> dict[str, Any]:
-            return {"boards": self.boards()}
-
-        @bp.get("/<board>/state")
-        def state(board: str) -> dict[str, Any]:
-            try:
-                return self.snapshot(board)
-            except KeyError:
-                abort(404)
-
-        @bp.get("/<board>/events")
-        def events(board: str) -> Response:
-            last = request.headers.get("Last-Event-ID", "")
-            after = int(last) if last.isdigit() else None
-            return Response(
-                stream_with_context(self.stream(board, after)),
-                mimetype="text/event-stream",
-                headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
-            )
-
-        return bp
 
     # --- inside ---------------------------------------------------------------------------
 
@@ -379,14 +358,7 @@ class Broadcast:
     def tilecast_session_end(self, session: SessionInfo, game: Game) -> None:
         self._publish(session.board, "session-end", self._state(session, game))
 
-    @hookimpl
-    def tilecast_server_routes(self, app: Any) -> None:
-        app.extensions["tilecast.broadcast"] = self
-        app.register_blueprint(self.blueprint())
-
 
 def _sse(seq: int, kind: str, data: dict[str, Any]) -> str:
     return f"id: {seq}\nevent: {kind}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n"
 
-
-BROADCAST = Broadcast()

@@ -15,8 +15,6 @@ from flask import Blueprint, Response, abort, request, send_from_directory
 
 from tilecast import entries
 from tilecast.entries import InputError
-from tilecast.plugins.alerts import log_path
-from tilecast.plugins.broadcast import public_state
 from tilecast.server.app import server
 from tilecast.server.auth import OPERATOR, TD, request_roles
 from tilecast.server.boards import BoardRunner, CornersError, order_corners
@@ -69,7 +67,7 @@ def json_body() -> Any:
 
 def _snapshot(name: str) -> dict[str, Any] | None:
     try:
-        return server().broadcast.snapshot(name)
+        return server().live.snapshot(name)
     except KeyError:
         return None
 
@@ -80,7 +78,7 @@ def _live(runner: BoardRunner) -> dict[str, Any]:
     with session.lock:
         game, actions = session.game, list(session.recorder.actions)
     return {
-        "state": public_state(session.info, game, clocks=session.recorder.clocks),
+        "state": server().live.state(session.info, game, session.recorder.clocks),
         "actions": actions,
         "camera": runner.status,
     }
@@ -99,7 +97,7 @@ def boards() -> dict[str, Any]:
             {
                 "name": name,
                 "players": list(runner.spec.players),
-                "delay": srv.broadcast.delay(name),
+                "delay": srv.live.delay(name),
                 "scores": None if state is None else state["scores"],
                 "phase": None if state is None else state["phase"],
                 "moves": None if state is None else len(state["moves"]),
@@ -115,7 +113,7 @@ def state(board: str) -> dict[str, Any]:
     snapshot = _snapshot(board)
     if snapshot is None:
         abort(404, f"board {board} has no public state yet (broadcast delay)")
-    return {**snapshot, "delay": srv.broadcast.delay(board)}
+    return {**snapshot, "delay": srv.live.delay(board)}
 
 
 @api.get("/boards/<board>/fields")
@@ -131,7 +129,7 @@ def events(board: str) -> Response:
     srv.board(board)
     last = request.headers.get("Last-Event-ID") or request.args.get("after", "")
     after = int(last) if re.fullmatch(r"[0-9]{1,18}", last) else None
-    return sse_response(board_events(srv.broadcast, board, after, srv.config.heartbeat_s))
+    return sse_response(board_events(srv.live, board, after, srv.config.heartbeat_s))
 
 
 # --- operator -------------------------------------------------------------------------------
@@ -233,7 +231,7 @@ def set_delay(board: str) -> dict[str, Any]:
     if (isinstance(seconds, bool) or not isinstance(seconds, int | float)
             or not math.isfinite(seconds) or not 0 <= seconds <= MAX_DELAY_S):
         abort(400, f'send {{"seconds": S}} with 0 <= S <= {MAX_DELAY_S:g}')
-    srv.broadcast.set_delay(board, float(seconds))
+    srv.live.set_delay(board, float(seconds))
     return {"board": board, "delay": float(seconds)}
 
 
@@ -254,19 +252,6 @@ def acknowledge(board: str, alert_id: int) -> dict[str, Any]:
     return {"board": board, "acknowledged": alert_id}
 
 
-def _logged(runner: BoardRunner) -> list[dict[str, Any]]:
-    path = log_path(runner.session.info)
-    if not path.exists():
-        return []
-    logged = []
-    for line in path.read_text(encoding="utf-8").splitlines():
-        try:
-            logged.append(json.loads(line))
-        except ValueError:  # a line cut short by a crash
-            continue
-    return logged
-
-
 @api.get("/discrepancies")
 @needs(TD)
 def discrepancies() -> dict[str, Any]:
@@ -276,7 +261,7 @@ def discrepancies() -> dict[str, Any]:
     found = []
     for name, runner in srv.boards.items():
         still_open = {a["id"] for a in srv.alerts.open_alerts(name)}
-        for alert in _logged(runner):
+        for alert in srv.alerts.logged(runner.session.info):
             if alert.get("kind") not in DISCREPANCIES:
                 continue
             data = alert.get("data") or {}

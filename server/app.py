@@ -13,22 +13,11 @@ from werkzeug.exceptions import HTTPException
 
 from tilecast.engine.lexicon import Lexicon
 from tilecast.pluginmanager import plugin_manager
-from tilecast.plugins import alerts as alerts_plugin
-from tilecast.plugins import annotation
-from tilecast.plugins import broadcast as broadcast_plugin
-from tilecast.plugins.alerts import AlertLog
-from tilecast.plugins.broadcast import Broadcast
 from tilecast.server.auth import Tokens
 from tilecast.server.boards import BoardRunner, ReaderFactory
 from tilecast.server.config import ServerConfig
 from tilecast.server.streams import STREAMING, StreamLimit, held
-
-# The plugins the server is built on, by the names their entry points have.
-NEEDED = {
-    "broadcast": broadcast_plugin.BROADCAST,
-    "alerts": alerts_plugin.ALERTS,
-    "annotation": annotation,
-}
+from tilecast.services import ALERTS_LOG, LIVE_STATE, AlertsLog, LiveState, service
 
 
 @dataclass
@@ -38,8 +27,8 @@ class Server:
     config: ServerConfig
     tokens: Tokens
     boards: dict[str, BoardRunner]
-    broadcast: Broadcast
-    alerts: AlertLog
+    live: LiveState
+    alerts: AlertsLog
     streams: StreamLimit
     running: bool = True
 
@@ -66,9 +55,10 @@ def create_app(
     make_reader: ReaderFactory | None = None,
     start: bool = True,
 ) -> Flask:
-    """Build the app and a session for every board. `pm` defaults to the installed plugins;
-    the broadcast, alerts and annotation built-ins are added when it lacks them (by name).
-    With `start`, boards that have a source start watching it."""
+    """Build the app and a session for every board. `pm` defaults to a new manager with the
+    built-in and installed plugins, so each app keeps its own state; the server reads boards
+    through its `broadcast` and `alerts` plugins (tilecast.services), and a ServiceError says
+    when one is missing. With `start`, boards that have a source start watching it."""
     from tilecast.server.api import api
     from tilecast.server.pages import pages
 
@@ -80,33 +70,26 @@ def create_app(
         SESSION_COOKIE_SAMESITE="Strict",
     )
     pm = pm or plugin_manager()
-    for name, plugin in NEEDED.items():
-        if pm.get_plugin(name) is None and not pm.is_registered(plugin):
-            pm.register(plugin, name=name)
+    live = service(pm, LIVE_STATE, LiveState)
+    alerts = service(pm, ALERTS_LOG, AlertsLog)
     app.register_blueprint(api)
     app.register_blueprint(pages)
     pm.hook.tilecast_server_routes(app=app)
 
     config.out_dir.mkdir(parents=True, exist_ok=True)
-    broadcast = app.extensions["tilecast.broadcast"]
-    lexicons: dict[str, Lexicon] = {}
+    lexicons: dict[str, Lexicon] = {}  # loaded once, shared by the boards that use them
     boards = {}
     for spec in config.boards:
-        broadcast.set_delay(spec.name, spec.delay)  # before the session's first event
-        if spec.lexicon and spec.lexicon not in lexicons:
-            from tilecast.lexicons import load_lexicon
-
-            lexicons[spec.lexicon] = load_lexicon(spec.lexicon)
+        live.set_delay(spec.name, spec.delay)  # before the session's first event
         boards[spec.name] = BoardRunner(
-            spec, config.out_dir, pm, lexicons.get(spec.lexicon), make_reader,
-            config.fps, config.still_s,
+            spec, config.out_dir, pm, lexicons, make_reader, config.fps, config.still_s
         )
     state = Server(
         config,
         Tokens(config.operator_token, config.td_token),
         boards,
-        broadcast,
-        app.extensions["tilecast.alerts"],
+        live,
+        alerts,
         StreamLimit(config.max_streams),
     )
     app.extensions["tilecast.server"] = state

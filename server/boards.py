@@ -8,25 +8,23 @@ from __future__ import annotations
 import json
 import logging
 import threading
-import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pluggy
 
-from tilecast.config import load_profile, load_tileset
 from tilecast.engine.lexicon import Lexicon
-from tilecast.events import SessionInfo
-from tilecast.plugins.annotation import write_atomic
-from tilecast.recorder import Recorder
+from tilecast.files import write_atomic
+from tilecast.opening import Spec, open_board
 from tilecast.server.config import BoardSpec
 from tilecast.session import Session
 
 log = logging.getLogger(__name__)
 
-# Makes a board reader (tilecast.vision.reader.BoardReader or alike) from manual corners.
+# Makes a board reader (tilecast.vision.reader.BoardReader or alike) from manual corners; by
+# default the opened board's own (tilecast.opening.OpenBoard.reader).
 ReaderFactory = Callable[[np.ndarray | None], Any]
 
 
@@ -128,20 +126,20 @@ class BoardRunner:
         spec: BoardSpec,
         out_dir: Path,
         pm: pluggy.PluginManager,
-        lexicon: Lexicon | None,
+        lexicons: dict[str, Lexicon] | None = None,
         make_reader: ReaderFactory | None = None,
         fps: float = 6.0,
         still_s: float = 1.0,
     ) -> None:
         self.spec, self.out_dir = spec, Path(out_dir)
-        self.fps, self.still_s = fps, still_s
-        self.make_reader = make_reader or default_reader
         self.corners_path = self.out_dir / f"{spec.name}.corners.json"
-        recorder = Recorder(load_profile(spec.profile), load_tileset("english"), lexicon)
-        info = SessionInfo(
-            spec.name, spec.players, spec.profile, str(out_dir), spec.source, spec.lexicon
+        opened = Spec(
+            spec.name, self.out_dir, spec.source, spec.players, spec.profile, spec.lexicon,
+            enrolled=spec.tileset, fps=fps, still_s=still_s, realtime=True,
         )
-        self.session = SharedSession(info, recorder, pm)
+        self.board = open_board(opened, pm, lexicons, SharedSession)
+        self.session = self.board.session  # a SharedSession
+        self.make_reader = make_reader or self.board.reader
         self.preview: Preview | None = None
         self.status = "camera starting" if spec.source else "operator input only"
         self._stop = threading.Event()
@@ -181,39 +179,16 @@ class BoardRunner:
     # --- the camera thread ----------------------------------------------------------------
 
     def _watch(self) -> None:
-        from tilecast.vision.sources import frames
-        from tilecast.vision.stillness import StillConfig, StillnessGate
         from tilecast.watch import watch
 
         try:
             self.preview = Preview(self.make_reader(self.saved_corners()))
-            source = self.spec.source
-            # A file or folder resumes after the last frame journaled; a camera is live.
-            start = self.session.resume_frame + 1 if Path(source).exists() else 0
             self.status = "camera watching"
-            gate = StillnessGate(StillConfig(still_s=self.still_s))
-            watch(self.session, self.preview, self._paced(frames(source, start=start)), gate)
+            watch(self.session, self.preview, self.board.frames(self._stop), self.board.gate())
             self.status = "camera source ended"
         except Exception as exc:  # the board stays up for operator input
             log.exception("board %s: camera stopped", self.name)
             self.status = f"camera error: {exc}"
-
-    def _paced(self, source: Iterable[tuple[int, float, Any]]) -> Iterator[tuple[int, float, Any]]:
-        """At most `fps` frames a second, in real time (a file plays as if live), until stop."""
-        origin: float | None = None
-        due = float("-inf")
-        for index, t, frame in source:
-            if self._stop.is_set():
-                return
-            if t < due:
-                continue
-            due = t + 1.0 / self.fps
-            if origin is None:
-                origin = time.monotonic() - t
-            wait = origin + t - time.monotonic()
-            if wait > 0 and self._stop.wait(wait):
-                return
-            yield index, t, frame
 
     def close(self) -> None:
         """Stop the camera thread and close the session."""
@@ -222,10 +197,3 @@ class BoardRunner:
             self._thread.join(timeout=10)
         self.session.close()
 
-
-def default_reader(corners: np.ndarray | None) -> Any:
-    """The shipped tile classifier behind a board reader, as `tilecast run` builds it."""
-    from tilecast.vision import TileClassifier
-    from tilecast.vision.reader import BoardReader
-
-    return BoardReader(TileClassifier.load(), corners)

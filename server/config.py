@@ -22,7 +22,8 @@ class ConfigError(ValueError):
 @dataclass(frozen=True)
 class BoardSpec:
     """One board: `source` is a camera index, stream URL, video file or folder of frames, or
-    empty for a board fed by operator input only."""
+    empty for a board fed by operator input only; `tileset` a venue's enrolled tile set (.npz
+    from `tilecast enroll`), empty for the model's own."""
 
     name: str
     source: str = ""
@@ -30,6 +31,7 @@ class BoardSpec:
     profile: str = "wespa"
     lexicon: str = ""
     delay: float = 0.0
+    tileset: str = ""
 
     def __post_init__(self) -> None:
         if not BOARD_NAME.match(self.name):
@@ -75,18 +77,18 @@ def board_arg(text: str, defaults: dict[str, Any]) -> BoardSpec:
 
 
 def load_event(path: Path) -> tuple[dict[str, Any], list[BoardSpec]]:
-    """An event file: top-level defaults (`out_dir`, `profile`, `lexicon`, `delay`) and one
-    `[boards.NAME]` table per board (`source`, `players`, and any default overridden).
+    """An event file: top-level defaults (`out_dir`, `profile`, `lexicon`, `delay`, `tileset`)
+    and one `[boards.NAME]` table per board (`source`, `players`, and any default overridden).
     Returns the top-level settings and the boards."""
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise ConfigError(f"{path}: {exc}") from exc
-    known = {"out_dir", "profile", "lexicon", "delay", "boards"}
+    known = {"out_dir", "profile", "lexicon", "delay", "tileset", "boards"}
     unknown = sorted(set(data) - known)
     if unknown:
         raise ConfigError(f"{path}: unknown setting {', '.join(unknown)}")
-    defaults = {k: data[k] for k in ("profile", "lexicon", "delay") if k in data}
+    defaults = {k: data[k] for k in ("profile", "lexicon", "delay", "tileset") if k in data}
     tables = data.get("boards", {})
     if not isinstance(tables, dict) or not tables:
         raise ConfigError(f"{path}: no [boards.NAME] tables")
@@ -94,7 +96,7 @@ def load_event(path: Path) -> tuple[dict[str, Any], list[BoardSpec]]:
     for name, table in tables.items():
         if not isinstance(table, dict):
             raise ConfigError(f"{path}: boards.{name} must be a table")
-        allowed = {"source", "players", "profile", "lexicon", "delay"}
+        allowed = {"source", "players", "profile", "lexicon", "delay", "tileset"}
         extra = sorted(set(table) - allowed)
         if extra:
             raise ConfigError(f"{path}: boards.{name}: unknown setting {', '.join(extra)}")

@@ -49,7 +49,7 @@ def field_txt(board: str, name: str) -> Response:
     if name not in FIELDS:
         abort(404)
     try:
-        snapshot = srv.broadcast.snapshot(board)
+        snapshot = srv.live.snapshot(board)
     except KeyError:
         snapshot = None
     return Response(

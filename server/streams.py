@@ -12,7 +12,7 @@ from collections.abc import Iterator
 
 from flask import Response
 
-from tilecast.plugins.broadcast import Broadcast
+from tilecast.services import LiveState
 
 STREAMING = {"text/event-stream", "multipart/x-mixed-replace"}
 RETRY_MS = 2000  # how soon a browser reconnects after a dropped stream
@@ -56,12 +56,12 @@ def held(response: Response, limit: StreamLimit) -> bool:
 
 
 def board_events(
-    broadcast: Broadcast, board: str, after: int | None, heartbeat: float
+    live: LiveState, board: str, after: int | None, heartbeat: float
 ) -> Iterator[str]:
-    """The broadcast's stream for one viewer (snapshot or missed events, then events and
+    """The live state's stream for one viewer (snapshot or missed events, then events and
     heartbeats), after telling the browser how soon to reconnect."""
     yield f"retry: {RETRY_MS}\n\n"
-    yield from broadcast.stream(board, after, keepalive=heartbeat)
+    yield from live.stream(board, after, keepalive=heartbeat)
 
 
 def sse_response(chunks: Iterator[str]) -> Response:

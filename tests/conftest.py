@@ -27,3 +27,19 @@ def shared_dir(*parts: str) -> Path:
     if not path.is_dir():
         pytest.skip(f"{path} not present (shared test material lives beside the repo)")
     return path
+
+
+@pytest.fixture(scope="session")
+def enrolled(tmp_path_factory) -> str:
+    """A venue's tile set as `tilecast enroll` saves it (random embeddings of the model's
+    width): enough to see that a reader carries it."""
+    import numpy as np
+
+    from tilecast.vision.classify import Prototypes, TileClassifier
+
+    width = TileClassifier.load().session.get_outputs()[2].shape[-1]
+    vectors = np.random.default_rng(0).normal(size=(4, width)).astype(np.float32)
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    path = tmp_path_factory.mktemp("venue") / "venue.npz"
+    Prototypes.from_embeddings(vectors, ["A", "B", "C", "."], 0.3).save(path)
+    return str(path)

@@ -12,7 +12,13 @@ from tilecast.engine.board import SIZE, Board
 from tilecast.engine.tiles import Tile
 from tilecast.vision import TileClassifier
 from tilecast.vision.classify import CLASSES, WEIGHTS, Prototypes
-from tilecast.vision.enroll import board_orders, check_layout, enroll_board, enrolment_layout
+from tilecast.vision.enroll import (
+    board_cells,
+    board_orders,
+    check_layout,
+    enroll_board,
+    enrolment_layout,
+)
 from tilecast.vision.rectify import cell_crops, rectify
 from tilecast.vision.render.scene import CORNERS, Scene, draw_scene_look
 from tilecast.vision.render.styles import draw_tile_style
@@ -132,7 +138,7 @@ def test_enroll_cuts_the_photo_as_the_reader_cuts_a_frame(scene, layout):
     from tilecast.vision.reader import CELL_PX, CROP
 
     frame, corners = photo(scene, layout)
-    cells = enroll_command.board_cells(frame, corners)
+    cells = board_cells(frame, corners)
     reader = cell_crops(rectify(frame, corners, CELL_PX), margin=0.25, size=CROP)
     assert np.array_equal(np.asarray(cells), reader)
     # A phone's photo, four times finer and with pixel-fine grain, is shrunk before it is cut:
@@ -142,7 +148,7 @@ def test_enroll_cuts_the_photo_as_the_reader_cuts_a_frame(scene, layout):
     grain[::2, ::2] += 60
     grain[1::2, 1::2] -= 60
     at = (corners + 0.5) * 4 - 0.5  # the same corners in the finer photo
-    clean, grainy = (np.asarray(enroll_command.board_cells(p, at), np.float32)
+    clean, grainy = (np.asarray(board_cells(p, at), np.float32)
                      for p in (fine, grain))
     assert np.abs(grainy - clean).mean() < 4  # 2.5 shrunk, 7.9 if cut point by point
 

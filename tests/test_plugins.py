@@ -6,17 +6,18 @@ import argparse
 import inspect
 import json
 import logging
+import os
 import threading
 import time
 from dataclasses import dataclass
-from importlib.metadata import entry_points
+from importlib.metadata import EntryPoint
 from pathlib import Path
 
 import pytest
 from flask import Flask
 
 from tests.test_pluginmanager import wrapper_of_every_hook
-from tilecast import hookspecs
+from tilecast import hookspecs, pluginmanager
 from tilecast.commands import plugins as plugins_command
 from tilecast.engine.board import Board, parse_coord
 from tilecast.engine.game import (
@@ -33,6 +34,7 @@ from tilecast.engine.game import (
     withdraw,
 )
 from tilecast.engine.gcg import parse_gcg
+from tilecast.engine.record import count_notes
 from tilecast.engine.replay import replay
 from tilecast.engine.rules import Rules
 from tilecast.engine.selfplay import self_play
@@ -44,12 +46,7 @@ from tilecast.pluginmanager import describe, plugin_manager
 from tilecast.plugins import alerts, annotation, broadcast, console
 
 HOOKS = sorted(name for name in dir(hookspecs) if name.startswith("tilecast_"))
-BUILT_INS = {
-    "annotation": annotation,
-    "alerts": alerts.ALERTS,
-    "broadcast": broadcast.BROADCAST,
-    "console": console,
-}
+BUILT_INS = ["alerts", "annotation", "broadcast", "console"]
 
 
 def spec_args(hook: str) -> list[str]:
@@ -295,7 +292,7 @@ def test_annotation_notes_a_play_recorded_past_the_sets_letter_counts(session):
     g = play(new_game(Rules(), TINY), parse_coord("8H"), "TAT")
     g = withdraw(play(g, parse_coord("9H"), "TT"))  # a phony taken back: its Ts leave
     g = play(g, parse_coord("9I"), "TT")  # four T on the board: all the set has
-    assert annotation.count_notes(g) == [""] * 4
+    assert count_notes(g) == [""] * 4
     g = play(g, parse_coord("10J"), "T", counted=False)  # a fifth, read clearly
     events = parse_gcg(annotation.record_text(session, g).encode()).events
     assert [bool(e.note) for e in events] == [False] * 4 + [True]
@@ -310,7 +307,7 @@ def test_annotation_keeps_the_old_record_when_a_write_fails(session, wespa, engl
     def broken(src, dst):
         raise OSError("disk full")
 
-    monkeypatch.setattr(annotation.os, "replace", broken)
+    monkeypatch.setattr(os, "replace", broken)
     with pytest.raises(OSError):
         annotation.write_record(session, pass_turn(g))
     assert path.read_bytes() == before
@@ -692,31 +689,23 @@ def test_set_delay_rejects_nonsense():
     assert b.delay("t") == 2.5 and b.delay("unknown") == 0.0
 
 
-def test_server_routes_serve_state_and_an_event_stream(session, wespa, english):
+def test_the_stream_sends_the_snapshot_or_the_missed_events(session, wespa, english):
     b = broadcast.Broadcast()
     pm = plugin_manager(extra=[b], entry_points=False)
-    app = Flask("test")
-    pm.hook.tilecast_server_routes(app=app)
-    assert app.extensions["tilecast.broadcast"] is b
-    client = app.test_client()
-    assert client.get("/broadcast/boards").json == {"boards": []}
-    assert client.get("/broadcast/table1/state").status_code == 404
+    assert b.boards() == []
     moves(pm, session, opening(wespa, english))
-    assert client.get("/broadcast/boards").json == {"boards": ["table1"]}
-    assert client.get("/broadcast/table1/state").json == b.snapshot("table1")
+    assert b.boards() == ["table1"]
 
-    def first_message(headers: dict) -> str:
-        resp = client.get("/broadcast/table1/events", headers=headers, buffered=False)
-        assert resp.mimetype == "text/event-stream"
-        chunk = next(resp.response)
-        resp.close()
-        return chunk.decode() if isinstance(chunk, bytes) else chunk
+    def first_message(after: int | None) -> str:
+        stream = b.stream("table1", after)
+        text = next(stream)
+        stream.close()
+        return text
 
-    text = first_message({})
+    text = first_message(None)
     assert text.startswith("id: 5\nevent: snapshot\ndata: ")
     assert json.loads(text.split("data: ", 1)[1]) == b.snapshot("table1")
-    text = first_message({"Last-Event-ID": "3"})
-    assert text.startswith("id: 4\nevent: withdrawn\n")
+    assert first_message(3).startswith("id: 4\nevent: withdrawn\n")
     assert b._feeds["table1"].subscribers == []  # closed streams unsubscribe
 
 
@@ -759,17 +748,46 @@ def test_console_move_lines_for_every_turn_kind(session, wespa, english):
 # --- registration -------------------------------------------------------------------------
 
 
-def test_the_entry_point_group_lists_the_four_built_ins():
-    found = {ep.name: ep for ep in entry_points(group=hookspecs.PROJECT)}
-    assert set(BUILT_INS) <= set(found)
-    for name, plugin in BUILT_INS.items():
-        assert found[name].load() is plugin
+def test_every_manager_has_its_own_built_ins():
+    first, second = plugin_manager(), plugin_manager()
+    for name in BUILT_INS:
+        assert first.get_plugin(name) is not None, name
+    for name in ("alerts", "broadcast"):  # the stateful ones are never shared
+        assert first.get_plugin(name) is not second.get_plugin(name)
+
+
+def test_a_plugin_is_switched_off_by_name(tmp_path, wespa, english):
+    pm = plugin_manager(disabled=["annotation", "console"])
+    assert pm.get_plugin("annotation") is None and pm.get_plugin("console") is None
+    assert pm.get_plugin("alerts") is not None
+    info = SessionInfo("t1", ("Ann", "Bob"), "wespa", str(tmp_path))
+    pm.hook.tilecast_session_start(session=info, game=new_game(wespa, english))
+    assert not (tmp_path / "t1.gcg").exists()
+
+
+def test_installed_plugins_come_through_the_entry_point_group(monkeypatch):
+    found = [EntryPoint("loud", "tilecast.plugins.console", hookspecs.PROJECT),
+             EntryPoint("off", "no.such.module", hookspecs.PROJECT)]
+    monkeypatch.setattr(pluginmanager.metadata, "entry_points", lambda group: found)
+    monkeypatch.setattr(pluginmanager, "built_ins", lambda: [])
+    pm = plugin_manager(disabled=["off"])  # a switched-off plugin is not even imported
+    assert pm.get_plugin("loud") is console
+    assert [name for name, _ in describe(pm)] == ["loud"]
+
+
+def test_the_plugins_command_leaves_out_a_switched_off_plugin(capsys):
+    parser = argparse.ArgumentParser()
+    plugins_command.register(parser.add_subparsers(dest="command"))
+    args = parser.parse_args(["plugins", "--disable-plugin", "console"])
+    assert args.func(args) == 0
+    names = [line.split()[0] for line in capsys.readouterr().out.splitlines()[:-1]]
+    assert "console" not in names and "annotation" in names
 
 
 def test_plugins_command_lists_names_and_hooks(monkeypatch, capsys):
-    def manager():
+    def manager(disabled=()):
         pm = plugin_manager(entry_points=False)
-        for name, plugin in BUILT_INS.items():
+        for name, plugin in pluginmanager.built_ins():
             pm.register(plugin, name=name)
         return pm
 

@@ -10,8 +10,10 @@ from pathlib import Path
 import pytest
 
 from tilecast.cli import main
-from tilecast.commands.record import _session
+from tilecast.commands.record import board_spec
 from tilecast.lexicons import DEFAULT, Choice, choose
+from tilecast.opening import open_board
+from tilecast.pluginmanager import plugin_manager
 
 STILL = Path(__file__).resolve().parents[1] / "fixtures" / "render" / "stills" / "00.jpg"
 
@@ -36,7 +38,8 @@ def profile_naming(tmp_path: Path, lexicon: str) -> str:
 
 
 def args_for(tmp_path: Path, **given) -> argparse.Namespace:
-    values = dict(board="b1", player1="A", player2="B", profile="wespa", lexicon=None)
+    values = dict(board="b1", player1="A", player2="B", profile="wespa", lexicon=None,
+                  corners=None, enrolled=None, fps=6.0, still=1.0)
     values.update(given)
     return argparse.Namespace(**values)
 
@@ -57,7 +60,8 @@ def test_a_recording_uses_the_chosen_lexicon(tmp_path, capsys, given, words, pra
     if given.get("profile") == "OWN":
         given = {"profile": profile_naming(tmp_path, str(path))}
         pragma = str(path)
-    session = _session(args_for(tmp_path, **given), tmp_path / "out", "video")
+    spec = board_spec(args_for(tmp_path, **given), "video", tmp_path / "out")
+    session = open_board(spec, plugin_manager(entry_points=False)).session
     lexicon = session.recorder.lexicon
     assert (None if lexicon is None else len(lexicon)) == words
     assert session.info.lexicon == pragma

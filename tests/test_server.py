@@ -133,7 +133,7 @@ def test_missing_or_wrong_token_is_401_and_changes_nothing(app, client, method, 
 
     def now():
         state = client.get("/api/boards/t1/state").json
-        return len(journal(app)), server.broadcast.delay("t1"), state
+        return len(journal(app)), server.live.delay("t1"), state
 
     before = now()
     resp = getattr(client, method)(path, json=body, headers=headers)
@@ -321,7 +321,7 @@ def test_a_reconnecting_viewer_gets_what_it_missed(client):
 def test_streams_past_the_cap_get_503_until_one_closes(app, client):
     server = app.extensions["tilecast.server"]
     open_ = []
-    for path in ("/api/boards/t1/events", "/api/boards/t2/events", "/broadcast/t1/events"):
+    for path in ("/api/boards/t1/events", "/api/boards/t2/events", "/api/boards/t1/events"):
         resp = client.get(path, buffered=False)
         assert resp.status_code == 200
         next(chunks(resp))
@@ -451,3 +451,37 @@ def test_login_never_redirects_off_site(client):
         resp = client.post("/login", data={"token": TD, "next": target})
         assert resp.status_code == 303 and resp.headers["Location"] == "/", target
     assert client.get("/td").status_code == 200
+
+
+# --- the plugins the server is built on -----------------------------------------------------
+
+
+def test_two_apps_in_one_process_keep_their_own_state(tmp_path):
+    apps = []
+    for n in (1, 2):
+        config = ServerConfig((BoardSpec("t1"),), tmp_path / f"out{n}", OPERATOR, TD)
+        apps.append(create_app(config))  # each with the built-in plugins of its own manager
+    first, second = (app.test_client() for app in apps)
+    post(second, PLAY)
+    post(second, {"type": "announce", "score": 30})
+    assert not (tmp_path / "out1" / "t1.alerts.jsonl").exists()
+    assert "score-discrepancy" in (tmp_path / "out2" / "t1.alerts.jsonl").read_text()
+    said = second.get("/api/discrepancies", headers=AS_TD).json["discrepancies"]
+    assert [(d["said"], d["computed"]) for d in said] == [(30, 32)]
+    assert first.get("/api/alerts", headers=AS_TD).json["alerts"] == []
+    assert first.get("/api/boards/t1/state").json["scores"] == [0, 0]
+    assert second.get("/api/boards/t1/state").json["scores"] == [32, 0]
+    for app in apps:
+        app.extensions["tilecast.server"].close()
+
+
+def test_a_server_without_its_live_state_plugin_says_so(tmp_path):
+    from tilecast.services import ServiceError
+
+    config = ServerConfig((BoardSpec("t1"),), tmp_path / "out", OPERATOR, TD)
+    with pytest.raises(ServiceError, match="'broadcast' plugin"):
+        create_app(config, plugin_manager(disabled=["broadcast"]))
+
+
+def test_no_route_repeats_the_api_under_broadcast(client):
+    assert client.get("/broadcast/t1/state").status_code == 404

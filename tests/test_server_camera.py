@@ -200,3 +200,22 @@ def test_the_session_takes_one_change_at_a_time(tmp_path):
     other.join(5)
     assert [e["type"] for e in session.journal.entries] == ["pass"]
     app.extensions["tilecast.server"].close()
+
+
+def test_a_board_resumed_from_its_journal_keeps_its_camera_view_and_tile_set(
+        tmp_path, frames, enrolled):
+    """A restarted server reads the board as it was decided: the journaled view (mirroring,
+    which corner is 1A) and the venue's enrolled tiles, with the shipped reader."""
+    app = make_app(tmp_path / "out", boards=(BoardSpec("cam"),))
+    app.extensions["tilecast.server"].boards["cam"].session.camera(
+        probs_of(Board()), frame=3, time=0.3, view=5)
+    app.extensions["tilecast.server"].close()
+    spec = BoardSpec("cam", source=str(frames), tileset=enrolled)
+    again = make_app(tmp_path / "out", boards=(spec,))
+    runner = again.extensions["tilecast.server"].boards["cam"]
+    wait_for(lambda: runner.preview is not None)
+    reader = runner.preview.reader
+    assert reader.votes.argmax() == 5
+    assert reader.classifier.prototypes is not None
+    assert reader.classifier.prototypes.vectors.shape[0] == 4
+    again.extensions["tilecast.server"].close()

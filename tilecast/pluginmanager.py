@@ -1,4 +1,6 @@
-"""Finding plugins (entry-point group `tilecast`) and guarding them so one cannot break another.
+"""The plugin manager: the built-in plugins (fresh instances per manager, so two apps in one
+process keep their own state), those installed through the entry-point group `tilecast`, any
+switched off by name, and a guard so one plugin cannot break another.
 
 Hooks are called the pluggy way, `pm.hook.tilecast_<name>(...)`, so wrappers (`wrapper=True`,
 `hookwrapper=True`), `tryfirst`/`trylast` and `pm.enable_tracing()` all work. pluggy itself stops
@@ -16,6 +18,7 @@ from typing import Any
 import pluggy
 
 from tilecast import hookspecs
+from tilecast.plugins import alerts, annotation, broadcast, console
 
 log = logging.getLogger(__name__)
 
@@ -69,13 +72,33 @@ def _guard(impl: pluggy.HookImpl, hook: str) -> Callable[..., Any]:
     return wrapper if impl.wrapper or impl.hookwrapper else plain
 
 
-def plugin_manager(extra: Iterable[object] = (), entry_points: bool = True) -> pluggy.PluginManager:
-    """A manager with the built-in and installed plugins (all through the entry-point group),
-    plus any plugin objects given (tests, embedding applications)."""
+def built_ins() -> list[tuple[str, object]]:
+    """The default plugins by name, as new instances: stateful ones must not be shared."""
+    return [
+        ("annotation", annotation),
+        ("alerts", alerts.AlertLog()),
+        ("broadcast", broadcast.Broadcast()),
+        ("console", console),
+    ]
+
+
+def plugin_manager(
+    extra: Iterable[object] = (), entry_points: bool = True, *, disabled: Iterable[str] = ()
+) -> pluggy.PluginManager:
+    """A manager with the built-in plugins and those installed through the entry-point group
+    (both only with `entry_points`: without, just the plugin objects in `extra`, as tests and
+    embedding applications want), plus `extra`. A name in `disabled` is switched off: no
+    plugin of that name is registered, built-in or installed."""
     pm = GuardedPluginManager(hookspecs.PROJECT)
     pm.add_hookspecs(hookspecs)
+    for name in disabled:
+        pm.set_blocked(name)
     if entry_points:
+        for name, plugin in built_ins():
+            pm.register(plugin, name=name)
         for ep in metadata.entry_points(group=hookspecs.PROJECT):
+            if pm.is_blocked(ep.name):
+                continue
             try:  # a broken third-party plugin must not stop the session
                 pm.register(ep.load(), name=ep.name)
             except Exception:
@@ -89,6 +112,8 @@ def describe(pm: pluggy.PluginManager) -> list[tuple[str, list[str]]]:
     """(plugin name, hooks it implements) for `tilecast plugins`."""
     rows = []
     for name, plugin in sorted(pm.list_name_plugin(), key=lambda item: item[0]):
+        if plugin is None:  # switched off
+            continue
         hooks = sorted(h.name for h in pm.get_hookcallers(plugin) or [])
         rows.append((name, hooks))
     return rows

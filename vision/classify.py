@@ -19,7 +19,8 @@ from typing import Protocol
 import cv2
 import numpy as np
 
-CLASSES = "ABCDEFGHIJKLMNOPQRSTUVWXYZ?."  # '?' a blank, '.' an empty square
+from tilecast.engine.infer import CLASSES
+
 LETTERS = 26  # the first 26 classes are letters
 WEIGHTS = (0.0, 0.2, 0.4, 0.6, 0.8)  # prototype weights choose_weight picks from
 INPUT_SIZE = 48

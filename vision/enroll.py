@@ -14,6 +14,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 
 from tilecast.engine.board import SIZE, square_name
@@ -22,6 +23,8 @@ from tilecast.engine.tiles import BLANK, TileSet
 
 from .classify import CLASSES, Prototypes, TileClassifier, choose_weight
 from .colour import centre_colours, weigh_by_colour
+from .reader import CELL_PX, reader_crops
+from .rectify import cell_size_px
 
 GRID_ORIGINS = ((0, 0), (0, 10), (10, 0), (10, 10))  # (row, col) of each grid's first square
 GRID = 5
@@ -88,6 +91,18 @@ def check_layout(read: np.ndarray, expected: np.ndarray, tileset: TileSet) -> li
 
 def _face(face: str) -> str:
     return "a blank" if face == BLANK else face
+
+
+def board_cells(image: np.ndarray, corners: np.ndarray) -> list[np.ndarray]:
+    """The 225 cell crops, row-major from corners[0], cut as the video reader cuts a frame:
+    the prototypes are compared with the reader's crops, so they are made from crops like
+    them. A photo over twice as fine as that (a phone's) is first shrunk to CELL_PX pixels a
+    square, so that cutting it does not alias."""
+    shrink = CELL_PX / cell_size_px(corners)
+    if shrink < 0.5:
+        image = cv2.resize(image, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA)
+        corners = (np.asarray(corners, np.float32) + 0.5) * shrink - 0.5  # pixel centres
+    return list(reader_crops(image, corners))
 
 
 def enroll_board(clf: TileClassifier, cells: Sequence[np.ndarray], tileset: TileSet

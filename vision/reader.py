@@ -17,13 +17,14 @@ from typing import Protocol
 import cv2
 import numpy as np
 
+from tilecast.engine.infer import EMPTY_CLASS as EMPTY
+
 from .classify import CLASSES
 from .colour import centre_colours, weigh_by_colour
 from .locate import BoardFix, BoardNotFound, grid_evidence, locate_board, track
 from .rectify import board_to_image, cell_crops, cell_size_px, rectify, warp_board
 from .stillness import StillConfig, motion_score
 
-EMPTY = CLASSES.index(".")
 JITTER = 0.15  # cells a tracked corner may wander before the fix is updated
 SMALL_PX = 8  # pixels per square of the small top-down view that watches for change
 CELL_PX, CROP = 32, 64  # the top-down view the squares are cut from, and each crop's side

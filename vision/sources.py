@@ -6,6 +6,7 @@ rest of the pipeline never knows where frames come from.
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -74,16 +75,29 @@ def native_fps(spec: str) -> float:
     return fps if fps and fps > 0 else 30.0
 
 
-def paced(source: Iterator[Frame]) -> Iterator[Frame]:
-    """Yield frames no faster than their timestamps: a file replayed as if it were live."""
+def paced(source: Iterator[Frame], stop: threading.Event | None = None) -> Iterator[Frame]:
+    """Yield frames no faster than their timestamps: a file replayed as if it were live. Ends
+    as soon as `stop` is set, also while waiting for a frame's time."""
+    stop = stop or threading.Event()
     start: float | None = None
     for index, t, frame in source:
+        if stop.is_set():
+            return
         if start is None:
             start = time.monotonic() - t
         delay = start + t - time.monotonic()
-        if delay > 0:
-            time.sleep(delay)
+        if delay > 0 and stop.wait(delay):
+            return
         yield index, t, frame
+
+
+def thinned(source: Iterator[Frame], fps: float) -> Iterator[Frame]:
+    """Frames at least 1/fps seconds apart by their timestamps: a camera faster than wanted."""
+    due = float("-inf")
+    for index, t, frame in source:
+        if t >= due:
+            due = t + 1.0 / fps
+            yield index, t, frame
 
 
 def frame_count(spec: str) -> int:

@@ -12,6 +12,13 @@ CORNERS_HELP = ("X1,Y1,...,X4,Y4: the playing area's four outer corners in pixel
                 "(which one is square 1A is read from the tiles); skips finding the board")
 
 
+def add_plugin_options(p: argparse.ArgumentParser) -> None:
+    """--disable-plugin NAME (repeatable): switch off a built-in or installed plugin by name."""
+    p.add_argument("--disable-plugin", dest="disabled_plugins", action="append", default=[],
+                   metavar="NAME", help="switch off the plugin of this name (see tilecast "
+                   "plugins); repeatable")
+
+
 def corners_arg(text: str) -> np.ndarray:
     """argparse type of --corners: four corners, checked and put in the vision order."""
     from tilecast.vision.rectify import corners_from_points

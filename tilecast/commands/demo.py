@@ -60,10 +60,12 @@ def run(args: argparse.Namespace) -> int:
         profile="wespa",
         lexicon="enable",
         delay=0.0,
+        tileset=None,
         host=args.host,
         port=args.port,
         max_streams=64,
         fps=args.fps,
         still=1.0,
+        disabled_plugins=[],
     )
     return serve.run(options)

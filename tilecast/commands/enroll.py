@@ -16,9 +16,9 @@ from tilecast.commands.errors import OptionError, check_writable
 from tilecast.commands.readboard import rows_of
 from tilecast.config import load_profile, load_tileset
 from tilecast.vision.classify import TileClassifier
-from tilecast.vision.enroll import enroll_board
-from tilecast.vision.reader import CELL_PX, reader_crops
-from tilecast.vision.rectify import cell_size_px, corners_from_points
+from tilecast.vision.enroll import board_cells, enroll_board
+from tilecast.vision.reader import reader_crops
+from tilecast.vision.rectify import corners_from_points
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -45,18 +45,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--model", type=Path, help="tile classifier ONNX (default: the shipped one)")
     p.add_argument("--tileset", default="english", help="tile set name or TOML path")
     p.set_defaults(func=run_enroll)
-
-
-def board_cells(image: np.ndarray, corners: np.ndarray) -> list[np.ndarray]:
-    """The 225 cell crops, row-major from corners[0], cut as the video reader cuts a frame:
-    the prototypes are compared with the reader's crops, so they are made from crops like
-    them. A photo over twice as fine as that (a phone's) is first shrunk to CELL_PX pixels a
-    square, so that cutting it does not alias."""
-    shrink = CELL_PX / cell_size_px(corners)
-    if shrink < 0.5:
-        image = cv2.resize(image, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA)
-        corners = (np.asarray(corners, np.float32) + 0.5) * shrink - 0.5  # pixel centres
-    return list(reader_crops(image, corners))
 
 
 def run_enroll(args: argparse.Namespace) -> int:

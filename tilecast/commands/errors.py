@@ -5,11 +5,7 @@ its traceback. A malformed option value is argparse's own error, printed the sam
 from __future__ import annotations
 
 import tempfile
-from collections.abc import Callable
 from pathlib import Path
-from typing import TypeVar
-
-T = TypeVar("T")
 
 
 class UsageError(Exception):
@@ -26,16 +22,6 @@ class OutputError(UsageError):
 
 class OptionError(UsageError):
     """An option's value that does not fit the input it is used on (corners off the frame)."""
-
-
-def loaded(option: str, value: str, load: Callable[[str], T]) -> T:
-    """`load(value)`; what makes it fail is a ConfigError naming the option and the value."""
-    try:
-        return load(value)
-    except (OSError, ValueError) as exc:
-        why = reason(exc)
-        named = option if value in why else f"{option} {value}"  # most reasons name the value
-        raise ConfigError(f"{named}: {why}") from None
 
 
 def check_writable(option: str, path: Path) -> None:

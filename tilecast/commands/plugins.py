@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from tilecast.commands.args import add_plugin_options
 from tilecast.pluginmanager import describe, plugin_manager
 
 
@@ -11,13 +12,15 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
         "plugins",
         help="list the plugins that are loaded and the hooks each implements",
-        description="Plugins come from the 'tilecast' entry-point group, built-ins included.",
+        description="The built-in plugins, then those installed through the 'tilecast' "
+        "entry-point group.",
     )
+    add_plugin_options(parser)
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    rows = describe(plugin_manager())
+    rows = describe(plugin_manager(disabled=args.disabled_plugins))
     width = max((len(name) for name, _ in rows), default=0)
     for name, hooks in rows:
         print(f"{name:<{width}}  {', '.join(hooks) or '(no hooks)'}")

@@ -6,14 +6,19 @@ import argparse
 import sys
 from pathlib import Path
 
-from tilecast.commands.args import CORNERS_HELP, corners_arg, enrolled_arg, positive
-from tilecast.commands.errors import check_writable, loaded
-from tilecast.config import load_profile, load_tileset
-from tilecast.events import SessionInfo
+from tilecast.commands.args import (
+    CORNERS_HELP,
+    add_plugin_options,
+    corners_arg,
+    enrolled_arg,
+    positive,
+)
+from tilecast.commands.errors import ConfigError, check_writable
+from tilecast.opening import OpenBoard, Spec, SpecError, annotate, open_board
 from tilecast.pluginmanager import plugin_manager
-from tilecast.recorder import Recorder
-from tilecast.session import Session
 from tilecast.watch import EventsFileError, load_events, watch
+
+OPTIONS = {"profile": "--profile", "lexicon": "--lexicon", "tileset": "--tileset"}
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -44,50 +49,36 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--corners", type=corners_arg, metavar="X1,Y1,...", help=CORNERS_HELP)
     p.add_argument("--fps", type=positive, default=6.0, help="frames per second to read")
     p.add_argument("--still", type=positive, default=1.0, help="seconds still before a commit")
+    add_plugin_options(p)
 
 
-def _session(args: argparse.Namespace, out_dir: Path, source: str) -> Session:
-    from tilecast.lexicons import choose, load_lexicon
-
-    rules = loaded("--profile", args.profile, load_profile)
-    choice = choose(args.lexicon, rules.lexicon)
-    if choice.passed_over:
-        print(f"tilecast: {choice.passed_over}; using {choice.name}", file=sys.stderr)
-    flag = "--lexicon" if args.lexicon is not None else "--profile"
-    lexicon = loaded(flag, choice.load, load_lexicon) if choice.load else None
-    recorder = Recorder(rules, load_tileset("english"), lexicon)
-    info = SessionInfo(
-        args.board, (args.player1, args.player2), args.profile, str(out_dir), source,
-        choice.name,
+def board_spec(args: argparse.Namespace, source: str, out_dir: Path,
+               realtime: bool = False) -> Spec:
+    """The board the command line describes."""
+    corners = None if args.corners is None else tuple(map(tuple, args.corners.tolist()))
+    return Spec(
+        args.board, out_dir, source, (args.player1, args.player2), args.profile,
+        args.lexicon or "", enrolled=args.enrolled or "", corners=corners, fps=args.fps,
+        still_s=args.still, realtime=realtime,
     )
-    return Session(info, recorder, plugin_manager())
 
 
-def _reader(args: argparse.Namespace, session: Session):
-    from tilecast.vision import TileClassifier
-    from tilecast.vision.reader import BoardReader
+def _usage(exc: SpecError) -> ConfigError:
+    """The spec's error as the command line's: naming the option (and the value, unless the
+    reason does)."""
+    option = OPTIONS.get(exc.field, exc.field)
+    return ConfigError(f"{option if exc.value in exc.why else f'{option} {exc.value}'}: {exc.why}")
 
-    clf = TileClassifier.load(tileset=args.enrolled)
-    return BoardReader(clf, args.corners, view=session.camera_view)
 
-
-def resumed_frames(spec: str, session: Session, fps: float, realtime: bool = False):
-    """Frames of a file or folder at about `fps`, starting after the last frame the journal
-    has (on the same sampling grid, so a resumed run reads the frames an unbroken one would).
-    Live sources just stream."""
-    from tilecast.vision.sources import frames, native_fps, paced
-
-    if not Path(spec).exists():
-        return frames(spec)
-    step = max(1, round(native_fps(spec) / fps)) if fps > 0 else 1
-    start = (session.resume_frame // step + 1) * step if session.resume_frame >= 0 else 0
-    source = frames(spec, start=start, step=step)
-    return paced(source) if realtime else source
+def _open(spec: Spec, args: argparse.Namespace) -> OpenBoard:
+    try:
+        return open_board(spec, plugin_manager(disabled=args.disabled_plugins))
+    except SpecError as exc:
+        raise _usage(exc) from None
 
 
 def run_annotate(args: argparse.Namespace) -> int:
-    from tilecast.vision.sources import SourceError, frame_count
-    from tilecast.vision.stillness import StillConfig, StillnessGate
+    from tilecast.vision.sources import SourceError
 
     check_writable("-o", args.output)
     out_dir = args.out_dir or args.output.with_suffix(".tilecast")
@@ -99,39 +90,33 @@ def run_annotate(args: argparse.Namespace) -> int:
     except (OSError, EventsFileError) as exc:
         print(f"tilecast annotate: {exc}", file=sys.stderr)
         return 2
-    session = _session(args, out_dir, args.video)
-    reader = _reader(args, session)
+    pm = plugin_manager(disabled=args.disabled_plugins)
     try:
-        source = resumed_frames(args.video, session, args.fps)
-        gate = StillnessGate(StillConfig(still_s=args.still))
-        watch(session, reader, source, gate, events, frame_count(args.video), progress=True)
+        game = annotate(board_spec(args, args.video, out_dir), args.output, pm, events,
+                        progress=True)
+    except SpecError as exc:
+        raise _usage(exc) from None
     except SourceError as exc:
         print(f"tilecast annotate: {exc}", file=sys.stderr)
         return 2
-    session.close()
-    write_gcg(session, args.output)
-    print(
-        f"{len(session.game.turns)} turns, scores {session.game.scores[0]}-"
-        f"{session.game.scores[1]}; GCG written to {args.output}"
-    )
+    print(f"{len(game.turns)} turns, scores {game.scores[0]}-{game.scores[1]}; "
+          f"GCG written to {args.output}")
     return 0
 
 
 def run_live(args: argparse.Namespace) -> int:
     from tilecast.vision.sources import SourceError
-    from tilecast.vision.stillness import StillConfig, StillnessGate
 
     out_dir = args.out_dir or Path("tilecast-out")
-    session = _session(args, out_dir, args.source)
+    board = _open(board_spec(args, args.source, out_dir, args.realtime), args)
+    session = board.session
     if session.recorder.lexicon is not None:
         # Built now rather than at the first blank the lexicon cannot name, which would hold
         # a live game's broadcast up for a second or two.
         _ = session.recorder.lexicon.spelling
     try:
         events = load_events(args.events) if args.events else []
-        reader = _reader(args, session)
-        source = resumed_frames(args.source, session, args.fps, realtime=args.realtime)
-        watch(session, reader, source, StillnessGate(StillConfig(args.still)), events)
+        watch(session, board.reader(), board.frames(), board.gate(), events)
     except KeyboardInterrupt:
         pass
     except (OSError, EventsFileError, SourceError) as exc:
@@ -140,10 +125,3 @@ def run_live(args: argparse.Namespace) -> int:
     finally:
         session.close()
     return 0
-
-
-def write_gcg(session: Session, path: Path) -> None:
-    """The session's record as GCG, written atomically (the same text the live file holds)."""
-    from tilecast.plugins.annotation import record_text, write_atomic
-
-    write_atomic(path, record_text(session.info, session.game))

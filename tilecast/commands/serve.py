@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tilecast.commands.args import positive, positive_int
+from tilecast.commands.args import add_plugin_options, enrolled_arg, positive, positive_int
 
 if TYPE_CHECKING:
     from tilecast.server.config import ServerConfig
@@ -33,15 +33,19 @@ def register(sub: argparse._SubParsersAction) -> None:
                    "NAME alone for operator input only (repeatable)")
     p.add_argument("--out-dir", type=Path, help="journals, GCG files, alert logs, corners")
     p.add_argument("--profile", default="wespa", help="rule profile for --board boards")
-    p.add_argument("--lexicon", default="", help="word list for --board boards ('enable')")
+    p.add_argument("--lexicon", default="", help="word list for --board boards (default: the "
+                   "profile's where supplied, else ENABLE; 'none' for none)")
     p.add_argument("--delay", type=float, default=0.0,
                    help="broadcast delay in seconds for --board boards")
+    p.add_argument("--tileset", type=enrolled_arg,
+                   help="enrolled tile set (.npz from enroll) for --board boards")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on")
     p.add_argument("--port", type=int, default=8080)
     p.add_argument("--max-streams", type=positive_int, default=256,
                    help="live streams (event streams, camera previews) open at once")
     p.add_argument("--fps", type=positive, default=6.0, help="camera frames read per second")
     p.add_argument("--still", type=positive, default=1.0, help="seconds still before a commit")
+    add_plugin_options(p)
     p.set_defaults(func=run)
 
 
@@ -53,7 +57,8 @@ def build_config(
     from tilecast.server.config import ServerConfig, board_arg, load_event, token
 
     settings, boards = load_event(args.event) if args.event else ({}, [])
-    defaults = {"profile": args.profile, "lexicon": args.lexicon, "delay": args.delay}
+    defaults = {"profile": args.profile, "lexicon": args.lexicon, "delay": args.delay,
+                "tileset": args.tileset or ""}
     boards += [board_arg(text, defaults) for text in args.board]
     if not boards:
         raise SystemExit("tilecast serve: give at least one --board or an --event file")
@@ -71,12 +76,13 @@ def build_config(
 def run(args: argparse.Namespace) -> int:
     import waitress
 
+    from tilecast.pluginmanager import plugin_manager
     from tilecast.server.app import create_app
     from tilecast.server.config import ConfigError
 
     try:
         config, generated = build_config(args, dict(os.environ))
-        app = create_app(config)
+        app = create_app(config, plugin_manager(disabled=args.disabled_plugins))
     except (ConfigError, OSError, ValueError) as exc:
         print(f"tilecast serve: {exc}", file=sys.stderr)
         return 2

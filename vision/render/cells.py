@@ -23,6 +23,7 @@ import numpy as np
 
 from tilecast.config import load_tileset
 from tilecast.engine.board import SIZE
+from tilecast.engine.infer import CLASSES
 
 from .board import square_image, square_kind
 from .degrade import blur, draw_damage, light, sensor
@@ -30,7 +31,6 @@ from .hands import draw_hand_look, hand_layers, paint_hand
 from .styles import BoardStyle, TileStyle, draw_look
 from .tiles import TileDraw, draw_tiles, tile_bgra
 
-CLASSES = "ABCDEFGHIJKLMNOPQRSTUVWXYZ?."
 # Pixels per square (sq) on the neighbourhood canvas: the coarse one serves crops whose camera
 # resolution is below COARSE_BELOW pixels per square (most of them), four times cheaper.
 FINE, COARSE, COARSE_BELOW = 64, 32, 26

@@ -1,0 +1,177 @@
+"""Opening a board: the one place that builds its session, reader, frame source and stillness
+gate from a spec, for `tilecast annotate`, `tilecast run` and every board the server watches.
+
+A board resumed from its journal reads on as it left off: the camera view (which corner is 1A,
+whether the feed is mirrored) the journal recorded, the venue's enrolled tile set, and a file's
+frames from the first one after the journal's last, on the same sampling grid.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import numpy as np
+import pluggy
+
+from tilecast.config import load_profile, load_tileset
+from tilecast.engine.game import Game
+from tilecast.engine.lexicon import Lexicon
+from tilecast.events import SessionInfo
+from tilecast.recorder import Recorder
+from tilecast.session import Session
+
+if TYPE_CHECKING:
+    from tilecast.vision.reader import BoardReader
+    from tilecast.vision.sources import Frame
+    from tilecast.vision.stillness import StillnessGate
+
+T = TypeVar("T")
+Corners = tuple[tuple[float, float], ...]  # four (x, y) image points, in the vision order
+
+
+@dataclass(frozen=True)
+class Spec:
+    """What a board is: its name, where its frames come from and how they are read, and the
+    rules and words its game is recorded by. `enrolled` is a venue's tile set (.npz from
+    `tilecast enroll`), `tileset` the letters' counts and values (a shipped name or TOML)."""
+
+    name: str
+    out_dir: Path
+    source: str = ""
+    players: tuple[str, str] = ("Player 1", "Player 2")
+    profile: str = "wespa"
+    lexicon: str = ""
+    tileset: str = "english"
+    enrolled: str = ""
+    corners: Corners | None = None
+    fps: float = 6.0
+    still_s: float = 1.0
+    realtime: bool = False  # play a file at its own speed, as if it were a camera
+
+    @property
+    def info(self) -> SessionInfo:
+        return SessionInfo(self.name, self.players, self.profile, str(self.out_dir),
+                           self.source, self.lexicon)
+
+
+class SpecError(ValueError):
+    """A spec's profile, lexicon or tile set that cannot be loaded; `field` and `value` name
+    it and `why` says what is wrong."""
+
+    def __init__(self, field: str, value: str, why: str) -> None:
+        super().__init__(f"{field} {value}: {why}")
+        self.field, self.value, self.why = field, value, why
+
+
+def _load(field: str, value: str, load: Callable[[str], T]) -> T:
+    try:
+        return load(value)
+    except (OSError, ValueError) as exc:
+        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise SpecError(field, value, why) from None
+
+
+@dataclass
+class OpenBoard:
+    """A board ready to watch: its session, resumed from its journal, and what reads it."""
+
+    spec: Spec
+    session: Session
+
+    def reader(self, corners: np.ndarray | None = None) -> BoardReader:
+        """The shipped classifier (with the enrolled set) behind a reader that starts from the
+        journaled camera view, at `corners` or else the spec's (None: it finds the board)."""
+        from tilecast.vision import TileClassifier
+        from tilecast.vision.reader import BoardReader
+
+        classifier = TileClassifier.load(tileset=self.spec.enrolled or None)
+        if corners is None and self.spec.corners is not None:
+            corners = np.float32(self.spec.corners)
+        return BoardReader(classifier, corners, view=self.session.camera_view)
+
+    def frames(self, stop: threading.Event | None = None) -> Iterator[Frame]:
+        """A file or folder at about `fps`, from the first frame after the journal's last on
+        the sampling grid an unbroken run uses; a camera or stream thinned to `fps`. With
+        `realtime`, no faster than the frames' own times, until `stop` is set."""
+        from tilecast.vision.sources import frames, native_fps, paced, thinned
+
+        spec = self.spec
+        if Path(spec.source).exists():
+            step = max(1, round(native_fps(spec.source) / spec.fps))
+            last = self.session.resume_frame
+            start = (last // step + 1) * step if last >= 0 else 0
+            source = frames(spec.source, start=start, step=step)
+        else:
+            source = thinned(frames(spec.source), spec.fps)
+        return paced(source, stop) if spec.realtime else source
+
+    def gate(self) -> StillnessGate:
+        from tilecast.vision.stillness import StillConfig, StillnessGate
+
+        return StillnessGate(StillConfig(still_s=self.spec.still_s))
+
+
+def open_board(
+    spec: Spec,
+    pm: pluggy.PluginManager,
+    lexicons: dict[str, Lexicon] | None = None,
+    session_type: type[Session] = Session,
+) -> OpenBoard:
+    """Load the spec's rules, tile set and word list (SpecError naming the one that fails) and
+    open its session, which resumes from the journal in `out_dir`. The word list is the spec's
+    ('none': none), else the profile's where supplied, else ENABLE (tilecast.lexicons.choose);
+    one passed over is said on stderr. `lexicons` caches word lists by name across boards."""
+    from tilecast.lexicons import choose, load_lexicon
+
+    rules = _load("profile", spec.profile, load_profile)
+    choice = choose(spec.lexicon or None, rules.lexicon)
+    if choice.passed_over:
+        print(f"tilecast: {choice.passed_over}; using {choice.name}", file=sys.stderr)
+    lexicons = {} if lexicons is None else lexicons
+    lexicon = None
+    if choice.load:
+        if choice.load not in lexicons:
+            field = "lexicon" if spec.lexicon else "profile"
+            lexicons[choice.load] = _load(field, choice.load, load_lexicon)
+        lexicon = lexicons[choice.load]
+    tileset = _load("tileset", spec.tileset, load_tileset)
+    info = replace(spec.info, lexicon=choice.name)
+    session = session_type(info, Recorder(rules, tileset, lexicon), pm)
+    return OpenBoard(spec, session)
+
+
+def annotate(
+    spec: Spec,
+    output: Path,
+    pm: pluggy.PluginManager | None = None,
+    events: Iterable[dict[str, Any]] = (),
+    progress: bool = False,
+    tap: Callable[[Iterator[Frame]], Iterator[Frame]] | None = None,
+) -> Game:
+    """Record a video (or folder of frames) offline, as fast as it reads, resuming from the
+    journal in the spec's `out_dir`; write the GCG to `output` and return the game. `pm`
+    defaults to the built-in and installed plugins; `events` are the operator entries the
+    camera cannot see (tilecast.watch.load_events); `tap` wraps the frame source (a benchmark
+    times each frame)."""
+    from tilecast.engine.record import gcg_text
+    from tilecast.files import write_atomic
+    from tilecast.pluginmanager import plugin_manager
+    from tilecast.vision.sources import frame_count
+    from tilecast.watch import watch
+
+    board = open_board(spec, pm or plugin_manager())
+    reader = board.reader()
+    source = board.frames()
+    if tap is not None:
+        source = tap(source)
+    total = frame_count(spec.source)
+    watch(board.session, reader, source, board.gate(), list(events), total, progress)
+    board.session.close()
+    game = board.session.game
+    write_atomic(output, gcg_text(game, spec.players, spec.name, board.session.info.lexicon))
+    return game
