@@ -184,7 +184,8 @@ class BoardRunner:
         try:
             self.preview = Preview(self.make_reader(self.saved_corners()))
             self.status = "camera watching"
-            watch(self.session, self.preview, self.board.frames(self._stop), self.board.gate())
+            watch(self.session, self.preview, self.board.frames(self._stop), self.board.gate(),
+                  replay_until=self.board.replay_until)
             self.status = "camera source ended"
         except Exception as exc:  # the board stays up for operator input
             log.exception("board %s: camera stopped", self.name)

@@ -1,5 +1,6 @@
 """Opening a board: the CLI and the server build the same board from the same spec, and a
-board resumed from its journal reads on as it left off."""
+board resumed from its journal reads on as it left off: a file's frames read again from the
+start (recording none the journal holds), a camera from the journaled view."""
 
 from __future__ import annotations
 
@@ -73,13 +74,23 @@ def test_the_cli_and_the_server_open_the_same_board(tmp_path, frames_dir, enroll
     assert cli.session.recorder.game.tileset == runner.session.recorder.game.tileset
     readers = [cli.reader(), runner.make_reader(None)]
     for reader in readers:
-        assert reader.votes.argmax() == VIEW
+        assert not reader.votes.any()  # a file's frames decide the view again when replayed
         assert np.array_equal(reader.classifier.prototypes.vectors,
                               Prototypes.load(enrolled).vectors)
     assert [f[0] for f in cli.frames()] == [f[0] for f in runner.board.frames()] == list(
-        range(4, 16))  # after the journal's frame 3
+        range(16))
+    assert cli.replay_until == runner.board.replay_until == 3  # the journal's last frame
     cli.session.close()
     app.extensions["tilecast.server"].close()
+
+
+def test_a_camera_resumes_from_the_journaled_view(tmp_path):
+    spec = Spec("cam", tmp_path / "out", "rtsp://camera.invalid/stream")
+    journaled_view(spec, VIEW)
+    board = open_board(spec, bare())
+    assert board.reader().votes.argmax() == VIEW
+    assert board.replay_until == -1  # a camera's past frames cannot be read again
+    board.session.close()
 
 
 def test_a_spec_that_cannot_load_names_the_field(tmp_path):

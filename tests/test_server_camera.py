@@ -202,10 +202,11 @@ def test_the_session_takes_one_change_at_a_time(tmp_path):
     app.extensions["tilecast.server"].close()
 
 
-def test_a_board_resumed_from_its_journal_keeps_its_camera_view_and_tile_set(
+def test_a_board_resumed_from_its_journal_keeps_its_tile_set_and_replays_a_file(
         tmp_path, frames, enrolled):
-    """A restarted server reads the board as it was decided: the journaled view (mirroring,
-    which corner is 1A) and the venue's enrolled tiles, with the shipped reader."""
+    """A restarted server reads the board with the venue's enrolled tiles and the shipped
+    reader; a file source is read again from its start (its frames decide the view again, as
+    they did before), not from the journaled view, which only a camera resumes from."""
     app = make_app(tmp_path / "out", boards=(BoardSpec("cam"),))
     app.extensions["tilecast.server"].boards["cam"].session.camera(
         probs_of(Board()), frame=3, time=0.3, view=5)
@@ -215,7 +216,8 @@ def test_a_board_resumed_from_its_journal_keeps_its_camera_view_and_tile_set(
     runner = again.extensions["tilecast.server"].boards["cam"]
     wait_for(lambda: runner.preview is not None)
     reader = runner.preview.reader
-    assert reader.votes.argmax() == 5
+    assert runner.board.replay_until == 3
+    assert not reader.votes.any()  # (these frames show no board to vote)
     assert reader.classifier.prototypes is not None
     assert reader.classifier.prototypes.vectors.shape[0] == 4
     again.extensions["tilecast.server"].close()

@@ -1,13 +1,16 @@
 """Opening a board: the one place that builds its session, reader, frame source and stillness
 gate from a spec, for `tilecast annotate`, `tilecast run` and every board the server watches.
 
-A board resumed from its journal reads on as it left off: the camera view (which corner is 1A,
-whether the feed is mirrored) the journal recorded, the venue's enrolled tile set, and a file's
-frames from the first one after the journal's last, on the same sampling grid.
+A board resumed from its journal reads on as it left off. A file's frames are read again from
+the start, on the same sampling grid, without recording the ones the journal already holds: the
+reader and the stillness gate then stand exactly where the unbroken run's stood (its camera
+view, each square's averaged reading, what was still), so the record cannot differ from it. A
+camera's past frames are gone: its reader starts from the camera view the journal recorded.
 """
 
 from __future__ import annotations
 
+import itertools
 import sys
 import threading
 from collections.abc import Callable, Iterable, Iterator
@@ -83,37 +86,61 @@ class OpenBoard:
     spec: Spec
     session: Session
 
+    @property
+    def replays(self) -> bool:
+        """Whether the source is a file or folder, whose frames a resumed run can read again."""
+        return Path(self.spec.source).exists()
+
+    @property
+    def replay_until(self) -> int:
+        """The last frame a resumed run reads again without recording it (-1: none)."""
+        return self.session.resume_frame if self.replays else -1
+
     def reader(self, corners: np.ndarray | None = None) -> BoardReader:
-        """The shipped classifier (with the enrolled set) behind a reader that starts from the
-        journaled camera view, at `corners` or else the spec's (None: it finds the board)."""
+        """The shipped classifier (with the enrolled set) behind a reader at `corners` or else
+        the spec's (None: it finds the board). A camera's reader starts from the journaled
+        camera view; a file's finds it again from the replayed frames."""
         from tilecast.vision import TileClassifier
         from tilecast.vision.reader import BoardReader
 
         classifier = TileClassifier.load(tileset=self.spec.enrolled or None)
         if corners is None and self.spec.corners is not None:
             corners = np.float32(self.spec.corners)
-        return BoardReader(classifier, corners, view=self.session.camera_view)
+        view = None if self.replays else self.session.camera_view
+        return BoardReader(classifier, corners, view=view)
 
     def frames(self, stop: threading.Event | None = None) -> Iterator[Frame]:
-        """A file or folder at about `fps`, from the first frame after the journal's last on
-        the sampling grid an unbroken run uses; a camera or stream thinned to `fps`. With
-        `realtime`, no faster than the frames' own times, until `stop` is set."""
-        from tilecast.vision.sources import frames, native_fps, paced, thinned
+        """A file or folder at about `fps` from its first frame, on the sampling grid an
+        unbroken run uses; a camera or stream thinned to `fps`. With `realtime`, no faster
+        than the frames' own times (the replayed ones at once), until `stop` is set."""
+        from tilecast.vision.sources import frames, native_fps, thinned
 
         spec = self.spec
-        if Path(spec.source).exists():
+        if self.replays:
             step = max(1, round(native_fps(spec.source) / spec.fps))
-            last = self.session.resume_frame
-            start = (last // step + 1) * step if last >= 0 else 0
-            source = frames(spec.source, start=start, step=step)
+            source = frames(spec.source, step=step)
         else:
             source = thinned(frames(spec.source), spec.fps)
-        return paced(source, stop) if spec.realtime else source
+        if not spec.realtime:
+            return source
+        return _paced_after(source, self.replay_until, stop)
 
     def gate(self) -> StillnessGate:
         from tilecast.vision.stillness import StillConfig, StillnessGate
 
         return StillnessGate(StillConfig(still_s=self.spec.still_s))
+
+
+def _paced_after(source: Iterator[Frame], last: int, stop: threading.Event | None
+                 ) -> Iterator[Frame]:
+    """The frames up to index `last` at once, the rest at their own pace."""
+    from tilecast.vision.sources import paced
+
+    for item in source:
+        if item[0] > last:
+            yield from paced(itertools.chain([item], source), stop)
+            return
+        yield item
 
 
 def open_board(
@@ -170,7 +197,8 @@ def annotate(
     if tap is not None:
         source = tap(source)
     total = frame_count(spec.source)
-    watch(board.session, reader, source, board.gate(), list(events), total, progress)
+    watch(board.session, reader, source, board.gate(), list(events), total, progress,
+          board.replay_until)
     board.session.close()
     game = board.session.game
     write_atomic(output, gcg_text(game, spec.players, spec.name, board.session.info.lexicon))

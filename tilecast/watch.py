@@ -47,21 +47,26 @@ def watch(
     events: list[dict[str, Any]] = (),
     total: int = 0,
     progress: bool = False,
+    replay_until: int = -1,
 ) -> None:
     """Feed frames through the reader and stillness gate into the session, submitting each
     event once the source reaches its time. Events already journaled (a resumed run) are
-    skipped."""
+    skipped, and frames up to `replay_until` (those a resumed run's journal already holds) are
+    read without recording, to bring the reader and gate to where the unbroken run had them."""
     done = {e.get("events_line") for e in session.journal.entries if "events_line" in e}
     pending = [e for e in events if e["events_line"] not in done]
     last = None
     for index, time, frame in frames:
+        replayed = index <= replay_until
         while pending and pending[0]["time"] <= time:
-            _submit_event(session, pending.pop(0))
+            event = pending.pop(0)
+            if not replayed:  # (a replayed frame's events were journaled or refused before)
+                _submit_event(session, event)
         reading = reader.read(frame)
         if reading is not None:
             last = (index, time, reading.view)
             probs = gate.feed(time, reading.motion, reading.probs)
-            if probs is not None:
+            if probs is not None and not replayed:
                 session.camera(probs, index, time, reading.view, gate.emptied)
         if progress and total and (100 * (index + 1)) // total != (100 * index) // total:
             print(

@@ -116,7 +116,8 @@ def run_live(args: argparse.Namespace) -> int:
         _ = session.recorder.lexicon.spelling
     try:
         events = load_events(args.events) if args.events else []
-        watch(session, board.reader(), board.frames(), board.gate(), events)
+        watch(session, board.reader(), board.frames(), board.gate(), events,
+              replay_until=board.replay_until)
     except KeyboardInterrupt:
         pass
     except (OSError, EventsFileError, SourceError) as exc:
