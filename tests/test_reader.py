@@ -338,3 +338,31 @@ def test_a_letter_turned_against_the_board_is_its_rotation_pair():
     assert [CLASSES[k] for k in out.argmax(1)] == ["Z", "N", "W", "N"]
     assert out[0, z] == probs[0, n] and out[0, n] == probs[0, z]
     assert out[2, w] == probs[2, m]
+
+
+class AllA:
+    """Reads every cell it is shown as the letter A, and counts them."""
+
+    def __init__(self) -> None:
+        self.shown = 0
+
+    def predict(self, cells, still=None):
+        self.shown += len(cells)
+        probs = np.zeros((len(cells), 28), np.float32)
+        probs[:, 0] = 1.0
+        return OneHot(probs, np.eye(8, dtype=np.float32)[np.zeros(len(cells), int)])
+
+
+def test_squares_outside_the_frame_are_empty_and_never_classified():
+    """A board the camera cuts off: the top three rows' centres lie above the frame. Their
+    crops would be the frame's top row smeared down, which a classifier reads as tiles."""
+    frame = np.full((480, 640, 3), 120, np.uint8)
+    cell = 30.0
+    top = -3 * cell + 5  # row 3's centre lies above the frame, row 4's inside
+    corners = np.float32([[50, top], [50 + 15 * cell, top], [50 + 15 * cell, top + 15 * cell],
+                          [50, top + 15 * cell]])
+    clf = AllA()
+    reading = BoardReader(clf, corners=corners).read(frame)
+    rows = rows_of(reading.probs)
+    assert rows[:3] == ["." * 15] * 3 and rows[3:] == ["A" * 15] * 12
+    assert clf.shown == 12 * 15

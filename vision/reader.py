@@ -60,6 +60,16 @@ def slid_corners(corners: np.ndarray, slide: np.ndarray | None) -> np.ndarray:
     return cv2.perspectiveTransform(square[None], board_to_image(corners))[0]
 
 
+def out_of_view(shape: tuple[int, ...], corners: np.ndarray) -> np.ndarray:
+    """[225] bool, in the cut's order: squares whose centre lies outside the frame (a board
+    the camera cuts off). Their crops are the frame's edge pixels smeared across, which read
+    as tiles; the reader calls them empty, the most that can be said of a square not seen."""
+    grid = np.meshgrid(np.arange(15) + 0.5, np.arange(15) + 0.5)
+    centres = np.stack(grid, -1).reshape(1, -1, 2).astype(np.float32)
+    x, y = cv2.perspectiveTransform(centres, board_to_image(corners))[0].T
+    return (x < 0) | (y < 0) | (x > shape[1] - 1) | (y > shape[0] - 1)
+
+
 PAIRS = {("N", 1): "Z", ("N", 3): "Z", ("Z", 1): "N", ("Z", 3): "N", ("M", 2): "W",
          ("W", 2): "M"}  # (letter read, quarter turns off the board's way) -> what it is
 MIN_VOTES = 10  # confident tiles needed before the board's way decides a turned pair
@@ -248,7 +258,10 @@ class BoardReader:
         # A square read as something new is read again in the next still frames and its
         # reading is the mean: one frame's glitch (the blur of a hand just gone) is not taken
         # for a tile. One that reads as before (a hand passed over it) needs no more reads.
-        confirm = ~changed & ~moving & (self._reads < READS)
+        unseen = out_of_view(frame.shape, corners)
+        changed &= ~unseen
+        self._probs[unseen] = 0.0  # (no reading: left out of the colour references too)
+        confirm = ~changed & ~moving & ~unseen & (self._reads < READS)
         skipped = changed & moving if motion > self.skip_motion else np.zeros(225, bool)
         changed &= ~skipped
         self._previous = view
@@ -260,6 +273,7 @@ class BoardReader:
         mirrored, k = self._orientation()
         # (a new array: the reader updates its own in place on the next frame)
         probs = weigh_by_colour(self._probs, self._colour)
+        probs[unseen] = np.eye(len(CLASSES), dtype=probs.dtype)[EMPTY]
         if self.votes.sum() >= MIN_VOTES:
             probs = turned_pairs(probs, self._orient, int(np.argmax(self.votes)))
         probs = probs.reshape(15, 15, -1)
