@@ -1,12 +1,11 @@
 """Built-in plugin `alerts`: every alert for the TD, logged to disk and kept open until
 acknowledged.
 
+Every alert comes from the session through `tilecast_alert`, decided in the core and journaled
+first (the record's own checks are tilecast.checks), so a restarted session never logs one twice.
 Each alert becomes one JSON line in `<out_dir>/<board>.alerts.jsonl`, written and synced before
 the hook returns; the file is only ever appended to, and alert ids go on increasing across
-sessions that reopen it. Besides the alerts the session raises, a few are read off the hook
-arguments: a game lost on time, a board that holds more of a letter than the tile set has
-(a sanity check of what the session sent, usually a misread), and an out-play's rack bonus that
-such a board puts in doubt.
+sessions that reopen it.
 
 Each plugin manager holds its own `AlertLog` (tilecast.pluginmanager makes it), which the server
 reads through tilecast.services.AlertsLog: `open_alerts()`, `acknowledge(board, id)` and
@@ -18,14 +17,10 @@ from __future__ import annotations
 import json
 import os
 import threading
-from collections import Counter
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tilecast.engine.game import Game, Result, Turn
-from tilecast.engine.tiles import TileSet
 from tilecast.events import Alert, SessionInfo
 from tilecast.hookspecs import hookimpl
 
@@ -64,29 +59,11 @@ def append_line(path: Path, entry: dict[str, Any]) -> None:
         os.fsync(f.fileno())
 
 
-def letters_over(faces: Iterable[str], tileset: TileSet) -> dict[str, tuple[int, int]]:
-    """Faces the board holds more of than the set has: face -> (on the board, in the set)."""
-    on_board = Counter(faces)
-    return {
-        face: (n, tileset.counts.get(face, 0))
-        for face, n in sorted(on_board.items())
-        if n > tileset.counts.get(face, 0)
-    }
-
-
-def _last_turn(game: Game) -> int | None:
-    return len(game.turns) - 1 if game.turns else None
-
-
 @dataclass
 class _Board:
     path: Path
     next_id: int
     open: dict[int, dict[str, Any]] = field(default_factory=dict)
-    tileset: TileSet | None = None
-    over: set[str] = field(default_factory=set)  # letters already reported as too many
-    forfeit_reported: bool = False
-    rack_reported: bool = False
 
 
 class AlertLog:
@@ -153,105 +130,6 @@ class AlertLog:
             state = self._boards.get(board)
             return state is not None and state.open.pop(alert_id, None) is not None
 
-    def _check_letters(
-        self,
-        session: SessionInfo,
-        faces: Iterable[str],
-        turn: int | None,
-        time: float,
-        frame: int | None,
-    ) -> None:
-        with self._lock:
-            state = self._board(session)
-            tileset = state.tileset
-            if tileset is None:
-                return
-            over = letters_over(faces, tileset)
-            new = sorted(set(over) - state.over)
-            state.over = set(over)
-        for face in new:
-            n, limit = over[face]
-            data: dict[str, Any] = {"letter": face, "count": n, "limit": limit}
-            if frame is not None:
-                data["frame"] = frame
-            message = f"the board holds {n} {face!r} tiles, the {tileset.name} set has {limit}"
-            alert = Alert("too-many-of-letter", message, "warning", turn, time, data)
-            self.record(session, alert)
-
-    def _game_seen(self, session: SessionInfo, game: Game) -> None:
-        with self._lock:
-            self._board(session).tileset = game.tileset
-        self._check_letters(session, game.board.faces(), _last_turn(game), 0.0, None)
-
-    def _forfeit(self, session: SessionInfo, game: Game, player: int) -> None:
-        with self._lock:
-            state = self._board(session)
-            if state.forfeit_reported:
-                return
-            state.forfeit_reported = True
-        name = session.players[player]
-        alert = Alert(
-            "time-forfeit",
-            f"{name} lost on time",
-            "violation",
-            _last_turn(game),
-            data={"player": player, "scores": list(game.scores)},
-        )
-        self.record(session, alert)
-
-    def _rack_in_doubt(self, session: SessionInfo, game: Game) -> None:
-        """The out-play's bonus takes every tile not on the board as the opponent's rack. A
-        board with more of a letter than the set holds (a misread tile recorded as read) hides
-        a tile that is really on the board among those, so the bonus may be too high."""
-        over = letters_over(game.board.faces(), game.tileset)
-        outs = [i for i, t in enumerate(game.turns) if t.kind == "out"]
-        with self._lock:
-            state = self._board(session)
-            if not over or not outs or state.rack_reported:
-                return
-            state.rack_reported = True
-        turn = game.turns[outs[-1]]
-        extra = sum(n - limit for n, limit in over.values())
-        held = ", ".join(f"{n} {face!r} (the set has {limit})" for face, (n, limit) in over.items())
-        message = (f"the out-play bonus counts {turn.tiles} as the rack left, but the board holds "
-                   f"{held}: {extra} of those tiles may be on the board; check the rack")
-        data = {"rack": turn.tiles, "extra": extra,
-                "letters": {face: list(counts) for face, counts in over.items()}}
-        self.record(session, Alert("rack-in-doubt", message, "warning", outs[-1], data=data))
-
-    @hookimpl
-    def tilecast_session_start(self, session: SessionInfo, game: Game) -> None:
-        with self._lock:
-            state = self._board(session)
-            state.over, state.forfeit_reported, state.rack_reported = set(), False, False
-        self._game_seen(session, game)
-
-    @hookimpl
-    def tilecast_board_committed(
-        self, session: SessionInfo, rows: list[str], frame: int, time: float
-    ) -> None:
-        faces = [ch for row in rows for ch in row if ch != "."]
-        self._check_letters(session, faces, None, time, frame)
-
-    @hookimpl
-    def tilecast_move_recorded(self, session: SessionInfo, game: Game, turn: Turn) -> None:
-        self._game_seen(session, game)
-        if turn.kind == "time" and game.forfeited == turn.player:
-            self._forfeit(session, game, turn.player)
-
-    @hookimpl
-    def tilecast_record_changed(self, session: SessionInfo, game: Game, reason: str) -> None:
-        self._game_seen(session, game)
-
     @hookimpl
     def tilecast_alert(self, session: SessionInfo, alert: Alert) -> None:
-        if alert.kind == "too-many-of-letter":  # the session told of these letters itself
-            with self._lock:
-                self._board(session).over.update((alert.data or {}).get("letters", ()))
         self.record(session, alert)
-
-    @hookimpl
-    def tilecast_game_ended(self, session: SessionInfo, game: Game, result: Result) -> None:
-        if result.forfeited is not None:
-            self._forfeit(session, game, result.forfeited)
-        self._rack_in_doubt(session, game)

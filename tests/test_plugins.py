@@ -38,7 +38,7 @@ from tilecast.engine.record import count_notes
 from tilecast.engine.replay import replay
 from tilecast.engine.rules import Rules
 from tilecast.engine.selfplay import self_play
-from tilecast.engine.tiles import Tile, TileSet
+from tilecast.engine.tiles import TileSet
 from tilecast.events import Alert, SessionInfo
 from tilecast.hookspecs import hookimpl
 from tilecast.lexicons import load_lexicon
@@ -288,6 +288,11 @@ def test_annotation_record_of_withdrawals_exchanges_and_a_time_forfeit_checks_cl
     assert replay(record, wespa, english).discrepancies == ()
 
 
+# 12 tiles: two racks of six and nothing in the bag, so a game ends in three plays
+TINY = TileSet.from_mapping("tiny", {"A": {"count": 5, "value": 1}, "T": {"count": 4, "value": 1},
+                                     "Q": {"count": 1, "value": 10}, "?": {"count": 2, "value": 0}})
+
+
 def test_annotation_notes_a_play_recorded_past_the_sets_letter_counts(session):
     g = play(new_game(Rules(), TINY), parse_coord("8H"), "TAT")
     g = withdraw(play(g, parse_coord("9H"), "TT"))  # a phony taken back: its Ts leave
@@ -388,117 +393,6 @@ def test_alert_log_is_append_only_and_ids_go_on_after_reopening(session):
     assert len(lines) == 4
     assert json.loads(lines[-1])["id"] == 3 and json.loads(lines[-1])["kind"] == "c"
     assert second.open_alerts() == [json.loads(lines[-1])]
-
-
-def test_a_time_forfeit_raises_one_alert(session, wespa, english):
-    log = alerts.AlertLog()
-    pm = plugin_manager(extra=[log], entry_points=False)
-    g = scoreless_end(opening(wespa, english))
-    pm.hook.tilecast_session_start(session=session, game=g)
-    g = time_penalty(g, 0, 600)
-    pm.hook.tilecast_move_recorded(session=session, game=g, turn=g.turns[-1])
-    pm.hook.tilecast_game_ended(session=session, game=g, result=result(g))
-    found = [a for a in log.open_alerts() if a["kind"] == "time-forfeit"]
-    assert len(found) == 1
-    assert found[0]["severity"] == "violation"
-    assert found[0]["data"]["player"] == 0
-    assert "Ann Smith" in found[0]["message"]
-    assert found[0]["turn"] == len(g.turns) - 1
-
-
-def test_an_overtime_penalty_without_forfeit_raises_no_alert(session, wespa, english):
-    log = alerts.AlertLog()
-    pm = plugin_manager(extra=[log], entry_points=False)
-    g = time_penalty(scoreless_end(opening(wespa, english)), 1, 90)
-    pm.hook.tilecast_move_recorded(session=session, game=g, turn=g.turns[-1])
-    pm.hook.tilecast_game_ended(session=session, game=g, result=result(g))
-    assert g.turns[-1].kind == "time"
-    assert log.open_alerts() == []
-
-
-def test_a_board_with_more_of_a_letter_than_the_set_raises_an_alert_once(session, wespa, english):
-    log = alerts.AlertLog()
-    pm = plugin_manager(extra=[log], entry_points=False)
-    g = play(new_game(wespa, english), parse_coord("8F"), "ZOO")
-    pm.hook.tilecast_session_start(session=session, game=g)
-    two_z = g.board.with_tiles([(9, 5, Tile("Z"))])
-
-    def commit(board: Board, frame: int) -> None:
-        pm.hook.tilecast_board_committed(
-            session=session,
-            board=g.board,
-            rows=camera_rows(board),
-            frame=frame,
-            time=2.0,
-        )
-
-    commit(two_z, 10)
-    commit(two_z, 11)  # still too many: not a new alert
-    commit(g.board, 12)
-    commit(two_z, 13)  # too many again
-    found = log.open_alerts()
-    assert [a["kind"] for a in found] == ["too-many-of-letter"] * 2
-    assert found[0]["data"] == {"letter": "Z", "count": 2, "limit": 1, "frame": 10}
-    assert found[1]["data"]["frame"] == 13
-    assert found[0]["time"] == 2.0
-
-
-def test_letters_over_counts_faces_against_the_set(english):
-    rows = ["." * 15] * 15
-    rows[0] = "ZZqqQe........."  # two Z (the set has one), three blanks (it has two), one Q
-    faces = Board.from_rows(rows).faces()
-    assert alerts.letters_over(faces, english) == {"?": (3, 2), "Z": (2, 1)}
-
-
-# 12 tiles: two racks of six and nothing in the bag, so a game ends in three plays
-TINY = TileSet.from_mapping("tiny", {"A": {"count": 5, "value": 1}, "T": {"count": 4, "value": 1},
-                                     "Q": {"count": 1, "value": 10}, "?": {"count": 2, "value": 0}})
-
-
-def test_an_out_play_after_an_uncounted_play_puts_the_rack_bonus_in_doubt(session):
-    g = new_game(Rules(), TINY)
-    g = play(g, parse_coord("8H"), "TAT")
-    g = play(g, parse_coord("H7"), "a.")
-    # the camera read a fifth T (one of them is really something else): recorded as read
-    g = end_out(play(g, parse_coord("9I"), "TTT", counted=False))
-    assert g.turns[-1].kind == "out" and len(g.turns[-1].tiles) == 6  # the rack holds five
-    log = alerts.AlertLog()
-    pm = plugin_manager(extra=[log], entry_points=False)
-    pm.hook.tilecast_session_start(session=session, game=g)
-    pm.hook.tilecast_game_ended(session=session, game=g, result=result(g))
-    pm.hook.tilecast_game_ended(session=session, game=g, result=result(g))
-    found = [a for a in log.open_alerts() if a["kind"] == "rack-in-doubt"]
-    assert len(found) == 1
-    assert found[0]["turn"] == len(g.turns) - 1 and found[0]["severity"] == "warning"
-    assert found[0]["data"] == {"rack": g.turns[-1].tiles, "extra": 1, "letters": {"T": [5, 4]}}
-
-
-def test_letters_the_session_alerted_as_too_many_are_not_alerted_again(session):
-    g = play(play(new_game(Rules(), TINY), parse_coord("8H"), "TAT"), parse_coord("H7"), "a.")
-    log = alerts.AlertLog()
-    pm = plugin_manager(extra=[log], entry_points=False)
-    pm.hook.tilecast_session_start(session=session, game=g)
-    told = Alert("too-many-of-letter", "9I TTT: ...", "warning", 2, 1.0, {"letters": ["T"]})
-    pm.hook.tilecast_alert(session=session, alert=told)
-    g = play(g, parse_coord("9I"), "TTT", counted=False)
-    pm.hook.tilecast_move_recorded(session=session, game=g, turn=g.turns[-1])
-    assert [a["message"] for a in log.open_alerts()] == ["9I TTT: ..."]
-    three_blanks = g.board.with_tiles([(11, 11, Tile("A", blank=True)),
-                                       (12, 12, Tile("A", blank=True))])  # not told of
-    pm.hook.tilecast_board_committed(session=session, board=g.board,
-         rows=camera_rows(three_blanks), frame=5, time=2.0)
-    assert [a["data"].get("letter") for a in log.open_alerts()] == [None, "?"]
-
-
-def test_an_out_play_on_a_board_the_set_can_hold_raises_no_rack_alert(session):
-    g = new_game(Rules(), TINY)
-    g = play(play(g, parse_coord("8H"), "TAT"), parse_coord("H7"), "a.")
-    g = end_out(play(g, parse_coord("9I"), "TAA"))
-    log = alerts.AlertLog()
-    pm = plugin_manager(extra=[log], entry_points=False)
-    pm.hook.tilecast_game_ended(session=session, game=g, result=result(g))
-    assert g.turns[-1].kind == "out"
-    assert [a for a in log.open_alerts() if a["kind"] == "rack-in-doubt"] == []
 
 
 # --- broadcast ----------------------------------------------------------------------------

@@ -215,7 +215,9 @@ def test_a_play_past_the_sets_letter_counts_is_recorded_only_when_marked_uncount
     resp = post(client, two_z)
     assert resp.status_code == 400 and "not recorded: " in resp.json["error"]
     assert post(client, {**two_z, "uncounted": True}).status_code == 201
-    assert journal(app)[-1] == {"seq": 0, **two_z, "uncounted": True, "source": "operator"}
+    assert journal(app)[0] == {"seq": 0, **two_z, "uncounted": True, "source": "operator"}
+    told = journal(app)[1]  # the core tells the TD, and journals that it did
+    assert told["kind"] == "too-many-of-letter" and told["data"]["letter"] == "Z"
 
 
 def test_a_body_that_is_not_json_is_415(app, client):

@@ -13,6 +13,7 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from tilecast import checks
 from tilecast.engine import game as g
 from tilecast.engine.board import Board, parse_coord, square_name
 from tilecast.engine.infer import (
@@ -67,6 +68,8 @@ class Recorder:
     play_rows: tuple = (None, ())
     clocks: tuple[float | None, float | None] = (None, None)  # seconds left, as last entered
     settled: dict[str, Any] | None = None  # the `end` action the record implied itself
+    raised: checks.Raised = checks.Raised()  # what tilecast.checks alerts were journaled
+    seen_at: tuple[float | None, int | None] = (None, None)  # the last reading's time, frame
 
     def __post_init__(self) -> None:
         self.game = g.new_game(self.rules, self.tileset)
@@ -90,12 +93,16 @@ class Recorder:
 
     # -- the game's own end --------------------------------------------------------------
 
-    def implied(self) -> dict[str, Any] | None:
+    def implied(self, players: tuple[str, str] = ("Player 1", "Player 2")
+                ) -> dict[str, Any] | None:
         """The entry the record now implies by itself, for the session to journal like any
         other: `end` once a play has emptied its player's rack with the bag empty (the engine's
         tile count: the set, less the board, less the opponent's rack), settled under the
-        profile's out-play procedure with the tiles not on the board as the opponent's rack."""
-        return {"type": "end", "source": "recorder"} if self.game.phase == g.OUT else None
+        profile's out-play procedure with the tiles not on the board as the opponent's rack;
+        else the next alert the record calls for (tilecast.checks)."""
+        if self.game.phase == g.OUT:
+            return {"type": "end", "source": "recorder"}
+        return checks.due(self.game, self.rows, self.raised, players, *self.seen_at)
 
     def _reopenable(self) -> bool:
         """Whether the last action is the end the record implied: the out-play may still be
@@ -288,6 +295,9 @@ class Recorder:
             self.disturbed = (_squares(added), _squares(removed)) if added or removed else ()
             self.removed = _squares(missing)
         self.rows = tuple(e.get("rows") or ())
+        self.seen_at = (e.get("time"), e.get("frame"))
+        # a letter alerted as too many that this reading no longer shows over is alerted anew
+        self.raised = self.raised.keeping(checks.over_now(self.game, self.rows))
         actions = self.actions[:-1] if self._reopenable() else self.actions
         last = actions[-1] if actions else None
         if last is not None and last["type"] == "play" and self.play_rows[0] is not last:
@@ -557,21 +567,22 @@ class Recorder:
             stray = " ".join(square_name(*sq) for sq in rest)
             why = f"read as tiles but not part of {reading.coord} {reading.word}: {stray}"
             alerts.append(_alert("stray-tiles", why, "info", turn, time))
-        used_up = self._used_up(probs, reading)
+        used_up, faces = self._used_up(probs, reading)
         if used_up:
             why = (f"{reading.coord} {reading.word}: the camera reads {used_up}, but the set "
                    "has no more such tiles; an earlier play may be misread")
             alerts.append(_alert("too-many-of-letter", why, "warning", turn, time))
+            alerts[-1]["data"] = {"letters": faces}
         return reading, alerts
 
-    def _used_up(self, probs: Probs, reading: Inferred) -> str:
+    def _used_up(self, probs: Probs, reading: Inferred) -> tuple[str, list[str]]:
         """The squares of a play where the camera clearly reads another tile than the one
-        recorded, of a kind the set has no more of (say 'a blank on 13E'); '' when none.
-        Recording the next likeliest letter is all the recorder can do there, but a tile
-        count spent by an earlier misreading would go on to bend later plays unseen."""
+        recorded, of a kind the set has no more of (say 'a blank on 13E'; '' when none), and
+        those kinds. Recording the next likeliest letter is all the recorder can do there, but
+        a tile count spent by an earlier misreading would go on to bend later plays unseen."""
         used = Counter(self.game.board.faces())
         used.update(p.tile.face for p in reading.placed)
-        out = []
+        out, faces = [], []
         for p in reading.placed:
             row = probs[p.row * 15 + p.col]
             k = max(range(EMPTY_CLASS), key=row.__getitem__)  # its likeliest tile
@@ -580,7 +591,8 @@ class Recorder:
             if row[k] > 0.5 and face != p.tile.face and left <= 0:
                 what = "a blank" if k == BLANK_CLASS else f"{face!r}"
                 out.append(f"{what} on {square_name(p.row, p.col)}")
-        return ", ".join(out)
+                faces.append(face)
+        return ", ".join(out), sorted(set(faces))
 
     def _name_phony_blanks(self, reading: Inferred) -> Inferred:
         """A phony's blanks named by the words through them alone (the other words are wrong
@@ -618,6 +630,7 @@ class Recorder:
 
     def _on_alert(self, e: dict[str, Any]) -> list[Note]:
         # A resumed run knows what it has already alerted, so it alerts it only once too.
+        self.raised = self.raised.noting(e)
         data = e.get("data") or {}
         removed = _squares(data.get("removed") or [])
         if "added" in data:  # a disturbance or an illegal play: this change, as it was seen

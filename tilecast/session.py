@@ -55,8 +55,9 @@ class Session:
 
     def _settle(self) -> None:
         """Journal and announce what the record now implies by itself (the end of the game
-        after an out-play), so that a resumed run replays it rather than deciding anew."""
-        implied = self.recorder.implied()
+        after an out-play, alerts: tilecast.checks), so that a resumed run replays it rather
+        than deciding anew."""
+        implied = self.recorder.implied(self.info.players)
         if implied is not None:
             self.submit(implied)
 
