@@ -876,3 +876,28 @@ def test_an_uncounted_play_amended_into_one_the_set_holds_is_counted_again(wespa
     notes = camera(rec, probs_of(put(board, "11G", "ZT")))  # both tiles changed: no I now
     assert "record_changed" in [n[0] for n in notes] and rec.game.turns[-1].word == "ZT"
     assert "uncounted" not in rec.actions[-1]
+
+
+def test_a_seeded_misreading_held_over_a_turn_costs_no_play(tmp_path, english, wespa):
+    """A hand at the board's edge read as the tiles of a play (AD at 9E) while the next play
+    is made: the record gives it a turn, so GALE goes to the wrong player. Once readings show
+    its squares empty, a journaled correction deletes it and every play is back with its
+    player and score, as in the game read without the misreading."""
+    windy = put(Board(), "8D", "WINDY")
+    gale = put(windy, "7C", "GALE")
+    awe = put(gale, "D7", "AWE")  # an E under GALE's A and WINDY's W
+
+    def session(name):
+        return Session(SessionInfo(name, ("A", "B"), "wespa", str(tmp_path / name)),
+                       recorder(english, wespa), plugin_manager(entry_points=False))
+
+    clean, seeded = session("clean"), session("seeded")
+    for board in (windy, gale, awe):
+        clean.camera(probs_of(board), 0, 1.0)
+    for board in (windy, put(windy, "9E", "AD"), put(gale, "9E", "AD"), gale, awe):
+        seeded.camera(probs_of(board), 0, 1.0)
+    assert [(t.player, t.word, t.score) for t in seeded.game.turns] == [
+        (t.player, t.word, t.score) for t in clean.game.turns]
+    assert seeded.game.scores == clean.game.scores
+    kinds = [e.get("kind") or e["type"] for e in seeded.journal.entries]
+    assert "play-deleted" in kinds and "correct" in kinds  # journaled, and the TD told

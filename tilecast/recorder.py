@@ -356,6 +356,9 @@ class Recorder:
                     and taken <= set(change.removed) | _read_empty(last.placed, probs) \
                     and set(change.removed) - taken <= set(self.removed):
                 return [{"type": "withdraw", "source": "camera", "time": time}]
+            phantom = self._phantom(change, probs, time)
+            if phantom:
+                return phantom
             if change.added and _moved(change.removed, change.added):
                 # Tiles knocked a square or so aside: a disturbance, not a play.
                 return self._disturbed(change, time, "tiles moved")
@@ -418,6 +421,39 @@ class Recorder:
         if uncounted:
             entry["uncounted"] = True
         return alerts + note + [entry]
+
+    def _phantom(self, change: Change, probs: Probs, time: float) -> list[dict[str, Any]]:
+        """An earlier play all of whose tiles are now surely gone, while the plays after it
+        stand, was never played: the camera held a misreading for a while (a hand or a rack
+        at the board's edge read as tiles) and the record gave it a turn. It is deleted from
+        the record by a journaled correction, with an alert, when the record stands without
+        it, so that the later plays go back to their players. Tiles never leave the board
+        once the next turn has begun, so nothing else explains them all gone."""
+        gone = set(change.removed)
+        game = g.new_game(self.rules, self.tileset)
+        for index, action in enumerate(self.actions):
+            before = len(game.turns)
+            game = _apply(game, action)
+            if action["type"] != "play" or index == len(self.actions) - 1:
+                continue
+            turn = game.turns[before]
+            placed = {(p.row, p.col): p.tile for p in turn.placed}
+            if not placed or not set(placed) <= gone or gone - set(placed) - set(self.removed):
+                continue
+            if any(probs[r * 15 + c][EMPTY_CLASS] < (BLANK_GONE if tile.blank else SURE_TILE)
+                   for (r, c), tile in placed.items()):
+                continue
+            try:
+                self.rebuild(self.actions[:index] + self.actions[index + 1:])
+            except InputError:
+                continue  # a later play leans on its tiles: the TD must sort it out
+            why = (f"{turn.coord} {turn.word} (turn {before + 1}) removed from the record: its "
+                   "tiles are gone while later plays stand, so it was a misreading")
+            alert = _alert("play-deleted", why, "warning", len(self.game.turns), time)
+            alert["data"] = {"removed": [list(sq) for sq in sorted(placed)]}
+            return [alert, {"type": "correct", "op": "delete", "index": index, "reason": why,
+                            "source": "camera", "time": time}]
+        return []
 
     def _amended(self, change: Change, raw: Probs, time: float) -> list[dict[str, Any]]:
         """The last play changed before the next turn (tiles slid, swapped, added or taken
