@@ -40,7 +40,13 @@ MISTAKES = [
     ("annotate {frames} -o {tmp}/g.gcg --corners 0,0,100,0,200,0,300,0", ["--corners"]),
     ("read-board {still} --corners " + OFF_IMAGE, ["--corners", "outside"]),
     ("enroll {still} -o {tmp}/t.npz --corners " + OFF_IMAGE, ["--corners", "outside"]),
+    ("annotate {frames} -o {tmp}/g.gcg --out-dir {number}", ["journal.jsonl:2", "JSON object"]),
+    ("run --source {frames} --out-dir {null}", ["journal.jsonl:2", "JSON object"]),
+    ("annotate {frames} -o {tmp}/g.gcg --out-dir {bytes}", ["journal.jsonl:2", "not UTF-8"]),
 ]
+# Journals damaged before their last line (a torn last line is a crash's, and dropped): the
+# run is refused, and the journal left as it was.
+DAMAGED = {"number": b"5\n", "null": b"null\n", "bytes": b"\xff\xfe\n"}
 
 
 @pytest.fixture
@@ -50,7 +56,12 @@ def places(tmp_path: Path) -> dict[str, str]:
     shutil.copy(STILL, frames / "0000.jpg")
     (tmp_path / "file").write_text("a file, not a folder\n")
     (tmp_path / "junk").write_text("12 34\n")
+    for name, line in DAMAGED.items():
+        (tmp_path / name).mkdir()
+        journal = b'{"seq":0,"type":"pass"}\n' + line + b'{"seq":2,"type":"pass"}\n'
+        (tmp_path / name / "board1.journal.jsonl").write_bytes(journal)
     return {
+        **{name: str(tmp_path / name) for name in DAMAGED},
         "frames": str(frames),
         "tmp": str(tmp_path / "scratch"),
         "file": str(tmp_path / "file"),
@@ -74,3 +85,6 @@ def test_a_user_mistake_is_one_line_naming_the_input(line, named, places, monkey
     assert lines[0].startswith("tilecast ") and "Traceback" not in err
     for part in named:
         assert part in lines[0], lines[0]
+    for name, line in DAMAGED.items():  # nothing recorded is lost
+        journal = Path(places[name]) / "board1.journal.jsonl"
+        assert journal.read_bytes().count(b"\n") == 3 and line in journal.read_bytes()

@@ -9,6 +9,7 @@ import sys
 from typing import NoReturn
 
 from tilecast.commands.errors import UsageError
+from tilecast.journal import JournalError
 
 # Each module defines `register(subparsers)`, which adds its parser and sets `func`.
 COMMANDS = [
@@ -38,7 +39,8 @@ def main(argv: list[str] | None = None) -> int:
         status = int(args.func(args) or 0)
         sys.stdout.flush()
         return status
-    except UsageError as exc:
+    except (UsageError, JournalError) as exc:
+        # (a damaged journal is refused whole, by file and line: nothing recorded is lost)
         print(f"tilecast {args.command}: {exc}", file=sys.stderr)
         return 2
     except BrokenPipeError:

@@ -42,15 +42,17 @@ class Journal:
             if not line.strip():
                 continue
             try:
-                read.append((number, json.loads(line, parse_constant=_not_a_number)))
+                text = line.decode("utf-8")
+                read.append((number, json.loads(text, parse_constant=_not_a_number)))
             except JournalError as exc:
                 raise JournalError(f"{self.path}:{number}: damaged entry: {exc}") from exc
-            except json.JSONDecodeError as exc:
+            except (json.JSONDecodeError, UnicodeDecodeError) as exc:
                 if number == len(lines):  # torn final write, never fsynced as a whole line
                     with open(self.path, "r+b") as fh:
                         fh.truncate(len(data) - len(line))
                     break
-                raise JournalError(f"{self.path}:{number}: damaged entry: {exc}") from exc
+                what = "not UTF-8 text" if isinstance(exc, UnicodeDecodeError) else str(exc)
+                raise JournalError(f"{self.path}:{number}: damaged entry: {what}") from exc
         for number, entry in read:  # whole lines of the wrong shape: damage, not a torn write
             try:
                 parse_entry(entry, JOURNAL)
