@@ -88,3 +88,20 @@ def test_a_user_mistake_is_one_line_naming_the_input(line, named, places, monkey
     for name, line in DAMAGED.items():  # nothing recorded is lost
         journal = Path(places[name]) / "board1.journal.jsonl"
         assert journal.read_bytes().count(b"\n") == 3 and line in journal.read_bytes()
+
+
+def test_a_video_damaged_partway_records_what_was_read_and_fails(tmp_path, capsys):
+    """Decoding stops a third of the way in: the record of what was read is written, and the
+    run says how much of the file it read and exits 1."""
+    video = Path(__file__).resolve().parents[1] / "fixtures" / "render" / "game_b.mp4"
+    data = bytearray(video.read_bytes())
+    third = len(data) // 3
+    data[third:third + 20000] = bytes(20000)
+    damaged = tmp_path / "damaged.mp4"
+    damaged.write_bytes(bytes(data))
+    status = main(["annotate", str(damaged), "-o", str(tmp_path / "g.gcg")])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert status == 1
+    assert "decoding stopped at frame" in err[-1] and "damaged.mp4" in err[-1]
+    assert "g.gcg" in err[-1] and "Traceback" not in "\n".join(err)
+    assert (tmp_path / "g.gcg").read_text().startswith("#player1")

@@ -366,3 +366,18 @@ def test_squares_outside_the_frame_are_empty_and_never_classified():
     rows = rows_of(reading.probs)
     assert rows[:3] == ["." * 15] * 3 and rows[3:] == ["A" * 15] * 12
     assert clf.shown == 12 * 15
+
+
+@pytest.mark.parametrize("manual", [False, True])
+def test_a_frame_that_shrinks_mid_source_is_read_or_refused_without_error(manual):
+    record = json.loads((STILLS / "stills.json").read_text())[0]
+    image = cv2.imread(str(STILLS / "stills" / record["file"]))
+    corners = np.float32(record["corners"]) if manual else None
+    reader = BoardReader(TileClassifier.load(), corners=corners)
+    assert reader.read(image) is not None
+    small = image[: image.shape[0] // 3, : image.shape[1] // 4].copy()
+    for _ in range(3):  # found again, followed, or said to be missing: never an exception
+        reading = reader.read(small)
+        assert reading is not None or reader.why
+    if manual:  # the given corners now lie mostly outside the frame: those squares read empty
+        assert reading is not None and rows_of(reading.probs).count("." * 15) >= 10

@@ -181,14 +181,15 @@ def annotate(
     tap: Callable[[Iterator[Frame]], Iterator[Frame]] | None = None,
 ) -> Game:
     """Record a video (or folder of frames) offline, as fast as it reads, resuming from the
-    journal in the spec's `out_dir`; write the GCG to `output` and return the game. `pm`
+    journal in the spec's `out_dir`; write the GCG to `output` and return the game (a file
+    that stops decoding partway: the GCG of what was read, then SourceDamaged). `pm`
     defaults to the built-in and installed plugins; `events` are the operator entries the
     camera cannot see (tilecast.watch.load_events); `tap` wraps the frame source (a benchmark
     times each frame)."""
     from tilecast.engine.record import gcg_text
     from tilecast.files import write_atomic
     from tilecast.pluginmanager import plugin_manager
-    from tilecast.vision.sources import frame_count
+    from tilecast.vision.sources import SourceDamaged, frame_count
     from tilecast.watch import watch
 
     board = open_board(spec, pm or plugin_manager())
@@ -197,9 +198,15 @@ def annotate(
     if tap is not None:
         source = tap(source)
     total = frame_count(spec.source)
-    watch(board.session, reader, source, board.gate(), list(events), total, progress,
-          board.replay_until)
+    damaged = None
+    try:
+        watch(board.session, reader, source, board.gate(), list(events), total, progress,
+              board.replay_until)
+    except SourceDamaged as exc:
+        damaged = exc  # what was read before the damage is recorded all the same
     board.session.close()
     game = board.session.game
     write_atomic(output, gcg_text(game, spec.players, spec.name, board.session.info.lexicon))
+    if damaged is not None:
+        raise damaged
     return game

@@ -56,31 +56,33 @@ def watch(
     done = {e.get("events_line") for e in session.journal.entries if "events_line" in e}
     pending = [e for e in events if e["events_line"] not in done]
     last = None
-    for index, time, frame in frames:
-        replayed = index <= replay_until
-        while pending and pending[0]["time"] <= time:
-            event = pending.pop(0)
-            if not replayed:  # (a replayed frame's events were journaled or refused before)
-                _submit_event(session, event)
-        reading = reader.read(frame)
-        if reading is not None:
-            last = (index, time, reading.view)
-            probs = gate.feed(time, reading.motion, reading.probs)
-            if probs is not None and not replayed:
-                session.camera(probs, index, time, reading.view, gate.emptied)
-        if progress and total and (100 * (index + 1)) // total != (100 * index) // total:
-            print(
-                f"\r{100 * (index + 1) // total:3d}% frame {index + 1}/{total}",
-                end="",
-                file=sys.stderr,
-                flush=True,
-            )
-    if last is not None and (probs := gate.flush(last[1])) is not None:
-        session.camera(probs, last[0], last[1], last[2], gate.emptied)
-    for event in pending:
-        _submit_event(session, event)
-    if progress and total:
-        print(file=sys.stderr)
+    try:
+        for index, time, frame in frames:
+            replayed = index <= replay_until
+            while pending and pending[0]["time"] <= time:
+                event = pending.pop(0)
+                if not replayed:  # (a replayed frame's events were journaled or refused before)
+                    _submit_event(session, event)
+            reading = reader.read(frame)
+            if reading is not None:
+                last = (index, time, reading.view)
+                probs = gate.feed(time, reading.motion, reading.probs)
+                if probs is not None and not replayed:
+                    session.camera(probs, index, time, reading.view, gate.emptied)
+            if progress and total and (100 * (index + 1)) // total != (100 * index) // total:
+                print(
+                    f"\r{100 * (index + 1) // total:3d}% frame {index + 1}/{total}",
+                    end="",
+                    file=sys.stderr,
+                    flush=True,
+                )
+        if last is not None and (probs := gate.flush(last[1])) is not None:
+            session.camera(probs, last[0], last[1], last[2], gate.emptied)
+        for event in pending:
+            _submit_event(session, event)
+    finally:
+        if progress and total:  # (the progress line ends, also when the source fails)
+            print(file=sys.stderr)
 
 
 def _submit_event(session: Session, event: dict[str, Any]) -> None:

@@ -24,6 +24,10 @@ class SourceError(RuntimeError):
     """The source cannot be opened or read."""
 
 
+class SourceDamaged(SourceError):
+    """A file whose frames stopped decoding before its end: what came before was read."""
+
+
 def frames(spec: str, start: int = 0, step: int = 1) -> Iterator[Frame]:
     """Frames from `spec` from frame `start` on, every `step`-th one.
 
@@ -40,18 +44,24 @@ def frames(spec: str, start: int = 0, step: int = 1) -> Iterator[Frame]:
         raise SourceError(f"cannot open video source {spec}")
     fps = cap.get(cv2.CAP_PROP_FPS) or 30.0
     live = spec.isdigit() or "://" in spec
+    expected = 0 if live else int(cap.get(cv2.CAP_PROP_FRAME_COUNT))
     try:
         index = 0
         while cap.grab():  # grab() moves on without decoding; retrieve() decodes
             if index >= start and (index - start) % step == 0:
                 ok, frame = cap.retrieve()
                 if not ok:
-                    raise SourceError(f"cannot decode frame {index} of {spec}")
+                    raise SourceDamaged(f"{spec}: cannot decode frame {index}")
                 t = cap.get(cv2.CAP_PROP_POS_MSEC) / 1000.0 if live else index / fps
                 yield index, t, frame
             index += 1
     finally:
         cap.release()
+    # A container's frame count can be a frame or two out; a damaged file stops far sooner.
+    if expected > 0 and index < expected - max(2, expected // 100):
+        raise SourceDamaged(f"{spec}: decoding stopped at frame {index} of {expected} "
+                            f"({index / fps:.1f} s of {expected / fps:.1f} s); the rest is "
+                            "damaged or missing")
 
 
 def _folder(path: Path, start: int, step: int, fps: float) -> Iterator[Frame]:

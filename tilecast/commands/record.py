@@ -78,7 +78,7 @@ def _open(spec: Spec, args: argparse.Namespace) -> OpenBoard:
 
 
 def run_annotate(args: argparse.Namespace) -> int:
-    from tilecast.vision.sources import SourceError
+    from tilecast.vision.sources import SourceDamaged, SourceError
 
     check_writable("-o", args.output)
     out_dir = args.out_dir or args.output.with_suffix(".tilecast")
@@ -96,6 +96,10 @@ def run_annotate(args: argparse.Namespace) -> int:
                         progress=True)
     except SpecError as exc:
         raise _usage(exc) from None
+    except SourceDamaged as exc:
+        print(f"tilecast annotate: {exc}; what was read is recorded in {args.output}",
+              file=sys.stderr)
+        return 1
     except SourceError as exc:
         print(f"tilecast annotate: {exc}", file=sys.stderr)
         return 2
@@ -105,7 +109,7 @@ def run_annotate(args: argparse.Namespace) -> int:
 
 
 def run_live(args: argparse.Namespace) -> int:
-    from tilecast.vision.sources import SourceError
+    from tilecast.vision.sources import SourceDamaged, SourceError
 
     out_dir = args.out_dir or Path("tilecast-out")
     board = _open(board_spec(args, args.source, out_dir, args.realtime), args)
@@ -120,6 +124,9 @@ def run_live(args: argparse.Namespace) -> int:
               replay_until=board.replay_until)
     except KeyboardInterrupt:
         pass
+    except SourceDamaged as exc:
+        print(f"tilecast run: {exc}; what was read is recorded", file=sys.stderr)
+        return 1
     except (OSError, EventsFileError, SourceError) as exc:
         print(f"tilecast run: {exc}", file=sys.stderr)
         return 2
