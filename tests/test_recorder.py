@@ -1,6 +1,7 @@
 """Journal, record rebuilding, camera readings to moves, and the session's ordering."""
 
 import json
+import shutil
 
 import numpy as np
 import pytest
@@ -13,7 +14,7 @@ from tilecast.engine.play import placements_for
 from tilecast.engine.tiles import Tile, TileSet
 from tilecast.events import SessionInfo
 from tilecast.hookspecs import hookimpl
-from tilecast.journal import Journal, JournalError
+from tilecast.journal import Journal, JournalError, JournalWriteError
 from tilecast.pluginmanager import plugin_manager
 from tilecast.recorder import InputError, Recorder
 from tilecast.session import Session
@@ -901,3 +902,30 @@ def test_a_seeded_misreading_held_over_a_turn_costs_no_play(tmp_path, english, w
     assert seeded.game.scores == clean.game.scores
     kinds = [e.get("kind") or e["type"] for e in seeded.journal.entries]
     assert "play-deleted" in kinds and "correct" in kinds  # journaled, and the TD told
+
+
+def test_a_journal_removed_mid_game_is_written_again_from_memory(tmp_path):
+    out = tmp_path / "out"
+    j = Journal(out / "g.jsonl")
+    j.append({"type": "pass"})
+    j.append({"type": "pass"})
+    shutil.rmtree(out)  # someone clears the out-dir during the game
+    j.append({"type": "exchange", "count": 2})
+    j.append({"type": "pass"})
+    j.close()
+    lines = (out / "g.jsonl").read_text().splitlines()
+    assert [json.loads(x)["seq"] for x in lines] == [0, 1, 2, 3]
+    assert Journal(out / "g.jsonl").entries == j.entries
+
+
+def test_an_entry_that_cannot_be_written_stops_the_run_with_the_reason(tmp_path, monkeypatch):
+    j = Journal(tmp_path / "g.jsonl")
+    j.append({"type": "pass"})
+
+    def full(fd):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr("tilecast.journal.os.fsync", full)
+    with pytest.raises(JournalWriteError, match="g.jsonl: cannot record entry 1: No space left"):
+        j.append({"type": "pass"})
+    assert len(j.entries) == 1

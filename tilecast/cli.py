@@ -9,7 +9,7 @@ import sys
 from typing import NoReturn
 
 from tilecast.commands.errors import UsageError
-from tilecast.journal import JournalError
+from tilecast.journal import JournalError, JournalWriteError
 
 # Each module defines `register(subparsers)`, which adds its parser and sets `func`.
 COMMANDS = [
@@ -39,6 +39,9 @@ def main(argv: list[str] | None = None) -> int:
         status = int(args.func(args) or 0)
         sys.stdout.flush()
         return status
+    except JournalWriteError as exc:  # a failed run: what was recorded before stands
+        print(f"tilecast {args.command}: {exc}", file=sys.stderr)
+        return 1
     except (UsageError, JournalError) as exc:
         # (a damaged journal is refused whole, by file and line: nothing recorded is lost)
         print(f"tilecast {args.command}: {exc}", file=sys.stderr)

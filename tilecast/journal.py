@@ -4,16 +4,24 @@ hears of it, so a crash never costs a move and a restart replays it exactly."""
 from __future__ import annotations
 
 import json
+import logging
 import os
 from pathlib import Path
 from typing import Any
 
 from tilecast.entries import JOURNAL, InputError, parse_entry
 
+log = logging.getLogger(__name__)
+
 
 class JournalError(ValueError):
     """The journal file is damaged somewhere other than a torn last line, or holds an entry
     of the wrong shape (see tilecast.entries)."""
+
+
+class JournalWriteError(RuntimeError):
+    """An entry could not be written durably (a full disk, a read-only or vanished folder that
+    cannot be made again): the run must stop rather than go on recording nothing."""
 
 
 def _not_a_number(name: str) -> Any:
@@ -64,12 +72,37 @@ class Journal:
         """Write one entry durably; returns it with its sequence number `seq`. ValueError for
         a value JSON cannot hold (NaN, infinity), before anything is written."""
         entry = {"seq": len(self.entries), **entry}
-        line = json.dumps(entry, separators=(",", ":"), allow_nan=False).encode() + b"\n"
-        self._fh.write(line)
-        self._fh.flush()
-        os.fsync(self._fh.fileno())
-        self.entries.append(entry)
+        line = _line(entry)
+        try:
+            self._fh.write(line)
+            self._fh.flush()
+            os.fsync(self._fh.fileno())
+            self.entries.append(entry)
+            if os.fstat(self._fh.fileno()).st_nlink == 0:
+                self._restore()  # the file (or its folder) was removed while we wrote to it
+        except OSError as exc:
+            why = exc.strerror or str(exc)
+            raise JournalWriteError(f"{self.path}: cannot record entry {entry['seq']}: {why}"
+                                    ) from exc
         return entry
+
+    def _restore(self) -> None:
+        """Write every entry to the journal's path again, its folder made again if need be:
+        what was recorded is never lost because someone removed the out-dir mid-game."""
+        log.warning("%s was removed during the run; written again from memory", self.path)
+        self._fh.close()
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        part = self.path.with_name(self.path.name + ".part")
+        with open(part, "wb") as fh:
+            fh.write(b"".join(_line(e) for e in self.entries))
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(part, self.path)
+        self._fh = open(self.path, "ab")  # noqa: SIM115 - held open for the session
 
     def close(self) -> None:
         self._fh.close()
+
+
+def _line(entry: dict[str, Any]) -> bytes:
+    return json.dumps(entry, separators=(",", ":"), allow_nan=False).encode() + b"\n"
