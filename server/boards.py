@@ -17,6 +17,7 @@ import pluggy
 
 from tilecast.engine.lexicon import Lexicon
 from tilecast.files import write_atomic
+from tilecast.observation import Observation
 from tilecast.opening import Spec, open_board
 from tilecast.server.config import BoardSpec
 from tilecast.session import Session
@@ -40,10 +41,9 @@ class SharedSession(Session):
         with self.lock:
             super().submit(entry)
 
-    def camera(self, probs: np.ndarray, frame: int, time: float, view: int | None = None,
-               emptied: np.ndarray | None = None) -> None:
+    def camera(self, seen: Observation) -> None:
         with self.lock:
-            super().camera(probs, frame, time, view, emptied)
+            super().camera(seen)
 
     def close(self) -> None:
         with self.lock:

@@ -12,6 +12,7 @@ from tilecast.engine.board import Board
 from tilecast.engine.tiles import TileSet
 from tilecast.events import SessionInfo
 from tilecast.hookspecs import hookimpl
+from tilecast.observation import Observation
 from tilecast.pluginmanager import plugin_manager
 from tilecast.plugins import annotation
 from tilecast.recorder import Recorder
@@ -44,12 +45,12 @@ def session(tmp_path, rules, spy=None):
 def play_out(s):
     """WINDY, GALE, then the first player's last tile: readings of a whole short game."""
     board = put(Board(), "8D", "WINDY")
-    s.camera(probs_of(board), frame=1, time=1.0)
+    s.camera(Observation(probs_of(board), frame=1, time=1.0))
     board = put(board, "7C", "GALE")
-    s.camera(probs_of(board), frame=2, time=2.0)
+    s.camera(Observation(probs_of(board), frame=2, time=2.0))
     assert s.game.phase == g.PLAYING and s.game.rack_sizes == (1, 2) and s.game.bag == 0
     board = put(board, "G9", "A")  # under the D: the first player's one tile; C, T unseen
-    s.camera(probs_of(board), frame=3, time=3.0)
+    s.camera(Observation(probs_of(board), frame=3, time=3.0))
 
 
 def journal(tmp_path):
@@ -124,7 +125,7 @@ def test_a_phony_out_play_taken_back_after_the_end_reopens_the_game(tmp_path, we
         s.submit({"type": "challenge", "valid": False})
     else:  # the camera sees the out-play's tile gone again
         board = s.game.board.without([(8, 6)])
-        s.camera(probs_of(board), frame=4, time=4.0)
+        s.camera(Observation(probs_of(board), frame=4, time=4.0))
     assert s.game.phase == g.PLAYING and s.game.turns[-1].kind == "withdraw"
     assert s.game.to_move == 1 and s.game.rack_sizes == (1, 2)
 

@@ -13,6 +13,7 @@ import tilecast
 from tilecast.cli import build_parser
 from tilecast.commands.record import board_spec
 from tilecast.engine.infer import EMPTY_CLASS
+from tilecast.observation import Observation
 from tilecast.opening import Spec, SpecError, open_board
 from tilecast.pluginmanager import plugin_manager
 from tilecast.server.app import create_app
@@ -52,7 +53,7 @@ def journaled_view(spec: Spec, view: int) -> None:
     board = open_board(spec, bare())
     probs = np.zeros((225, 28))
     probs[:, EMPTY_CLASS] = 1  # an empty board
-    board.session.camera(probs, frame=3, time=0.3, view=view)
+    board.session.camera(Observation(probs, frame=3, time=0.3, view=view))
     board.session.close()
 
 

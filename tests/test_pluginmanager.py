@@ -13,6 +13,7 @@ from tilecast.engine.infer import CLASSES
 from tilecast.engine.lexicon import Lexicon
 from tilecast.events import Alert, SessionInfo
 from tilecast.hookspecs import hookimpl
+from tilecast.observation import Observation
 from tilecast.pluginmanager import plugin_manager
 from tilecast.recorder import Recorder
 from tilecast.session import Session
@@ -141,7 +142,7 @@ def test_a_wrapper_plugin_hears_every_hook_the_session_fires(tmp_path, wespa, en
     probs = np.zeros((225, len(CLASSES)))
     read = [CLASSES.index(ch) for row in session.game.board.rows() for ch in row]
     probs[np.arange(225), read] = 1
-    session.camera(probs, frame=3, time=1.0)
+    session.camera(Observation(probs, frame=3, time=1.0))
     session.close()
     assert seen == [
         "tilecast_session_start",

@@ -16,6 +16,7 @@ from test_server import AS_OPERATOR, make_app  # a sibling test module
 from tilecast.engine.board import Board, parse_coord
 from tilecast.engine.infer import CLASSES, EMPTY_CLASS
 from tilecast.engine.play import placements_for
+from tilecast.observation import Observation
 from tilecast.server.boards import CornersError, order_corners
 from tilecast.server.config import BoardSpec
 
@@ -208,8 +209,8 @@ def test_a_board_resumed_from_its_journal_keeps_its_tile_set_and_replays_a_file(
     reader; a file source is read again from its start (its frames decide the view again, as
     they did before), not from the journaled view, which only a camera resumes from."""
     app = make_app(tmp_path / "out", boards=(BoardSpec("cam"),))
-    app.extensions["tilecast.server"].boards["cam"].session.camera(
-        probs_of(Board()), frame=3, time=0.3, view=5)
+    app.extensions["tilecast.server"].boards["cam"].session.camera(Observation(
+        probs_of(Board()), frame=3, time=0.3, view=5))
     app.extensions["tilecast.server"].close()
     spec = BoardSpec("cam", source=str(frames), tileset=enrolled)
     again = make_app(tmp_path / "out", boards=(spec,))

@@ -7,13 +7,13 @@ import logging
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pluggy
 
 from tilecast.engine.board import SIZE
 from tilecast.engine.infer import CLASSES
 from tilecast.events import SessionInfo
 from tilecast.journal import Journal
+from tilecast.observation import Observation
 from tilecast.recorder import InputError, Recorder
 
 log = logging.getLogger(__name__)
@@ -69,10 +69,10 @@ class Session:
         ]
         return views[-1] if views else None
 
-    def camera(self, probs: np.ndarray, frame: int, time: float, view: int | None = None,
-               emptied: np.ndarray | None = None) -> None:
-        """A committed (still) camera reading: journal any move in it, then what was read.
-        emptied: per square, when it last read as empty (orders plays run together)."""
+    def camera(self, seen: Observation) -> None:
+        """A committed (still) camera reading: journal any move in it, then what was read."""
+        probs, frame, time, view, emptied = seen.probs, seen.frame, seen.time, seen.view, \
+            seen.emptied
         read = probs.tolist()
         # Up to two more plays the camera ran together (or the next play after an amendment).
         for follow_on in (False, True, True):

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from tilecast.entries import EVENTS, InputError, parse_entry
+from tilecast.observation import Observation
 from tilecast.session import Session
 from tilecast.vision.reader import BoardReader
 from tilecast.vision.stillness import StillnessGate
@@ -68,7 +69,7 @@ def watch(
                 last = (index, time, reading.view)
                 probs = gate.feed(time, reading.motion, reading.probs)
                 if probs is not None and not replayed:
-                    session.camera(probs, index, time, reading.view, gate.emptied)
+                    session.camera(Observation(probs, index, time, reading.view, gate.emptied))
             if progress and total and (100 * (index + 1)) // total != (100 * index) // total:
                 print(
                     f"\r{100 * (index + 1) // total:3d}% frame {index + 1}/{total}",
@@ -77,7 +78,7 @@ def watch(
                     flush=True,
                 )
         if last is not None and (probs := gate.flush(last[1])) is not None:
-            session.camera(probs, last[0], last[1], last[2], gate.emptied)
+            session.camera(Observation(probs, last[0], last[1], last[2], gate.emptied))
         for event in pending:
             _submit_event(session, event)
     finally:
