@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from tilecast import checks
 from tilecast.engine import game as g
-from tilecast.engine.board import Board, parse_coord, square_name
+from tilecast.engine.board import SIZE, Board, parse_coord, square_name
 from tilecast.engine.infer import (
     BLANK_CLASS,
     CLASSES,
@@ -376,7 +377,7 @@ class Recorder:
         if not change.added or game.phase != g.PLAYING:
             return alerts
         if follow_on and any(
-            probs[r * 15 + c][EMPTY_CLASS] > 1.0 - SURE_TILE for r, c in change.added
+            _empty(probs, r, c) > 1.0 - SURE_TILE for r, c in change.added
         ):
             return []
         reading, note = self._best_reading(probs, change.added, time,
@@ -440,7 +441,7 @@ class Recorder:
             placed = {(p.row, p.col): p.tile for p in turn.placed}
             if not placed or not set(placed) <= gone or gone - set(placed) - set(self.removed):
                 continue
-            if any(probs[r * 15 + c][EMPTY_CLASS] < (BLANK_GONE if tile.blank else SURE_TILE)
+            if any(_empty(probs, r, c) < (BLANK_GONE if tile.blank else SURE_TILE)
                    for (r, c), tile in placed.items()):
                 continue
             try:
@@ -483,7 +484,7 @@ class Recorder:
             (r, c) for r, c in _extensions(game.board, tuple(sorted(taken)), set(change.added))
             if action is self.actions[-1] and then
             and _top(raw, r, c) == then[r][c] not in ".?"
-            and raw[r * 15 + c][EMPTY_CLASS] < 1.0 - SURE_TILE
+            and _empty(raw, r, c) < 1.0 - SURE_TILE
         }
         grown = bool(early) and not gone
         if not (gone & taken or len(other) > 1 or grown) or gone - taken - set(self.removed) \
@@ -547,15 +548,15 @@ class Recorder:
             # Left-out squares that would have extended the play (joined to it along its
             # line) count against it unless they are probably empty; others are strays.
             inline = _extensions(board, part, set(added))
-            weight = math.prod(probs[r * 15 + c][EMPTY_CLASS] for r, c in inline)
+            weight = math.prod(_empty(probs, r, c) for r, c in inline)
             if weight < STRAY_FLOOR:
                 continue  # clearly read tiles in line are not left out
             for r, c in rest - set(inline):
-                p = probs[r * 15 + c][EMPTY_CLASS]
+                p = _empty(probs, r, c)
                 weight *= p + (1.0 - p) * STRAY_ODDS
             gaps = set(part) - set(added)
             for r, c in gaps:
-                weight *= 1.0 - probs[r * 15 + c][EMPTY_CLASS]
+                weight *= 1.0 - _empty(probs, r, c)
             if weight <= 0.0:
                 continue  # a square read as surely empty is no hidden blank
             seen = _as_blanks(probs, gaps) if gaps else probs
@@ -580,12 +581,12 @@ class Recorder:
                 if best is None or odds > best[0]:
                     best = (odds, reading, tuple(sorted(rest)), valid)
                 if valid and part == tuple(sorted(part)) and all(
-                    probs[r * 15 + c][EMPTY_CLASS] < 1.0 - SURE_TILE for r, c in part
+                    _empty(probs, r, c) < 1.0 - SURE_TILE for r, c in part
                 ):
                     clear.append((reading, tuple(sorted(rest))))
         # Or nothing was played, and every new square is a misreading (a plain square taken
         # for a blank beside a tile's side): likelier than a lone phony of doubtful tiles.
-        nothing = math.prod(probs[r * 15 + c][EMPTY_CLASS] for r, c in added)
+        nothing = math.prod(_empty(probs, r, c) for r, c in added)
         if nothing >= STRAY_FLOOR and (best is None or best[0] < nothing):
             return None, None
         if best is None:
@@ -620,7 +621,7 @@ class Recorder:
         used.update(p.tile.face for p in reading.placed)
         out, faces = [], []
         for p in reading.placed:
-            row = probs[p.row * 15 + p.col]
+            row = _square(probs, p.row, p.col)
             k = max(range(EMPTY_CLASS), key=row.__getitem__)  # its likeliest tile
             face = CLASSES[k]
             left = self.tileset.counts.get(face, 0) - used[face]
@@ -691,7 +692,7 @@ def _gaps_filled(board: Board, added: tuple, most: int = 2) -> list[tuple]:
         for sq in added:
             lines.setdefault(sq[axis], []).append(sq[1 - axis])
         for fixed, along in lines.items():
-            line = [(fixed, a) if axis == 0 else (a, fixed) for a in range(15)]
+            line = [(fixed, a) if axis == 0 else (a, fixed) for a in range(SIZE)]
             empty = [not board.occupied(*sq) and sq not in added for sq in line]
             runs = [[min(along)]]
             for a in sorted(along)[1:]:
@@ -704,12 +705,12 @@ def _gaps_filled(board: Board, added: tuple, most: int = 2) -> list[tuple]:
                 ends = [[]]  # with neither, either or both squares beyond the ends
                 for end, step in ((lo, -1), (hi, 1)):
                     gap = end + step
-                    while 0 <= gap < 15 and board.occupied(*line[gap]):
+                    while 0 <= gap < SIZE and board.occupied(*line[gap]):
                         gap += step
                     beyond = gap + step
-                    hooked = gap == end + step and 0 <= beyond < 15 \
+                    hooked = gap == end + step and 0 <= beyond < SIZE \
                         and board.occupied(*line[beyond])
-                    if 0 <= gap < 15 and empty[gap] and (hooked or len(run) == len(added)):
+                    if 0 <= gap < SIZE and empty[gap] and (hooked or len(run) == len(added)):
                         ends += [e + [gap] for e in ends]
                 for end_gaps in ends:
                     gaps = inner + end_gaps
@@ -724,15 +725,15 @@ def _as_blanks(probs: Probs, gaps: set) -> Probs:
     for its square is most likely a plain blank, unless a letter clearly showed."""
     out = list(probs)
     for r, c in gaps:
-        row = list(probs[r * 15 + c])
+        row = list(_square(probs, r, c))
         row[BLANK_CLASS] += row[EMPTY_CLASS] * BLANK_ODDS
-        out[r * 15 + c] = row
+        out[r * SIZE + c] = row
     return out
 
 
 def _top(probs: Probs, r: int, c: int) -> str:
     """The square's likeliest class as the board rows show it ('A'-'Z', '?', '.')."""
-    read = probs[r * 15 + c]
+    read = _square(probs, r, c)
     return CLASSES[max(range(len(CLASSES)), key=read.__getitem__)]
 
 
@@ -746,7 +747,7 @@ def _laid_first(reading: Inferred, rest: tuple, clear: list, emptied: Any
     whose squares were last seen empty earliest (by ORDER_GAP or more): two turns the camera
     saw only together are recorded in the order they were laid."""
     def laid(r: Inferred) -> float:
-        return float(sorted(emptied[p.row * 15 + p.col] for p in r.placed)[len(r.placed) // 2])
+        return float(sorted(emptied[p.row * SIZE + p.col] for p in r.placed)[len(r.placed) // 2])
 
     squares = {(p.row, p.col) for p in reading.placed}
     first, first_rest = reading, rest
@@ -765,7 +766,7 @@ def _doubting_blanks(change: Change, board: Board, probs: Probs) -> Change:
     looks much like the square under it, and a tile is rarely taken off the board."""
     removed = tuple(
         (r, c) for r, c in change.removed
-        if not board.at(r, c).blank or probs[r * 15 + c][EMPTY_CLASS] >= BLANK_GONE
+        if not board.at(r, c).blank or _empty(probs, r, c) >= BLANK_GONE
     )
     return replace(change, removed=removed)
 
@@ -776,7 +777,7 @@ def _read_empty(placed, probs: Probs, fair: float = 0.2) -> set[tuple[int, int]]
     own tile: a premium label (the centre star) can half read as some letter once its tile
     has gone, but not as the tile that went."""
     def gone(p) -> bool:
-        read = probs[p.row * 15 + p.col]
+        read = _square(probs, p.row, p.col)
         empty = read[EMPTY_CLASS]
         if empty > 0.5:
             return True
@@ -794,7 +795,7 @@ def _extensions(board: Board, part: tuple, added: set) -> list[tuple[int, int]]:
     for dr, dc in axes or [(0, 1), (1, 0)]:
         for sign, (r, c) in ((-1, min(part)), (1, max(part))):
             r, c = r + sign * dr, c + sign * dc
-            while 0 <= r < 15 and 0 <= c < 15 and (board.occupied(r, c) or (r, c) in added):
+            while 0 <= r < SIZE and 0 <= c < SIZE and (board.occupied(r, c) or (r, c) in added):
                 if (r, c) in added and (r, c) not in part:
                     found.append((r, c))
                 r, c = r + sign * dr, c + sign * dc
@@ -819,7 +820,7 @@ def blank_prior(probs: Probs, board: Board) -> list[list[float]]:
     """
     weighted = [list(row) for row in probs]
     for i, row in enumerate(weighted):
-        if board.occupied(*divmod(i, 15)):
+        if board.occupied(*divmod(i, SIZE)):
             continue
         row[BLANK_CLASS] *= BLANK_ODDS
         total = sum(row)
@@ -841,9 +842,19 @@ def _parts(board: Board, added: tuple, probs: Probs, most: int = 16) -> list[tup
                     parts.add(part)
 
     def seen(part: tuple) -> float:
-        return sum(1.0 - probs[r * 15 + c][EMPTY_CLASS] for r, c in part)
+        return sum(1.0 - _empty(probs, r, c) for r, c in part)
 
     return sorted(parts, key=seen, reverse=True)[:most]
+
+
+def _square(probs: Probs, r: int, c: int) -> Sequence[float]:
+    """A square's class probabilities (a reading's rows run row-major, row 1 first)."""
+    return probs[r * SIZE + c]
+
+
+def _empty(probs: Probs, r: int, c: int) -> float:
+    """How likely the square is empty."""
+    return probs[r * SIZE + c][EMPTY_CLASS]
 
 
 def _alert(kind: str, message: str, severity: str, turn: int, time: float) -> dict[str, Any]:
