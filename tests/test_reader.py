@@ -381,3 +381,13 @@ def test_a_frame_that_shrinks_mid_source_is_read_or_refused_without_error(manual
         assert reading is not None or reader.why
     if manual:  # the given corners now lie mostly outside the frame: those squares read empty
         assert reading is not None and rows_of(reading.probs).count("." * 15) >= 10
+
+
+def test_the_reader_finds_the_board_with_its_own_locate_settings():
+    from tilecast.vision.locate import LocateConfig
+
+    record = json.loads((STILLS / "stills.json").read_text())[0]
+    image = cv2.imread(str(STILLS / "stills" / record["file"]))
+    assert BoardReader(TileClassifier.load()).read(image) is not None
+    strict = BoardReader(TileClassifier.load(), locate=LocateConfig(min_contrast=1e9))
+    assert strict.read(image) is None and strict.why

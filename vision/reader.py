@@ -21,7 +21,7 @@ from tilecast.engine.infer import EMPTY_CLASS as EMPTY
 
 from .classify import CLASSES
 from .colour import centre_colours, weigh_by_colour
-from .locate import BoardFix, BoardNotFound, grid_evidence, locate_board, track
+from .locate import BoardFix, BoardNotFound, LocateConfig, grid_evidence, locate_board, track
 from .rectify import board_to_image, cell_crops, cell_size_px, rectify, warp_board
 from .stillness import StillConfig, motion_score
 
@@ -144,8 +144,10 @@ class BoardReader:
         crop: int = CROP,
         view: int | None = None,
         skip_motion: float = StillConfig().motion,
+        locate: LocateConfig | None = None,
     ) -> None:
         self.classifier = classifier
+        self.locate = locate or LocateConfig()  # how the board is found and followed
         self.skip_motion = skip_motion
         self.manual = None if corners is None else np.asarray(corners, np.float32)
         self.cell_px, self.crop = cell_px, crop
@@ -181,7 +183,7 @@ class BoardReader:
                 # Start from where the slide says the board went: a bump of more than half a
                 # square would otherwise lock the fit onto the neighbouring grid lines.
                 start = slid_corners(self.fix.corners, slide)
-                followed = track(frame, BoardFix(start, self.fix.quality))
+                followed = track(frame, BoardFix(start, self.fix.quality), self.locate)
             except BoardNotFound:
                 lost, self.fix = self.fix, None
             else:
@@ -198,7 +200,7 @@ class BoardReader:
                 self._refused = 0
                 return self.fix.corners, self._tracked
         try:
-            found = locate_board(frame)
+            found = locate_board(frame, self.locate)
         except BoardNotFound:
             self.fix = lost  # try following it again next frame
             raise
