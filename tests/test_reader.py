@@ -10,6 +10,7 @@ import pytest
 
 from tilecast.commands.readboard import rows_of
 from tilecast.vision import TileClassifier
+from tilecast.vision.classify import CLASSES
 from tilecast.vision.reader import READS, BoardReader
 from tilecast.vision.rectify import cell_size_px
 from tilecast.vision.stillness import StillConfig
@@ -184,7 +185,7 @@ def test_a_poor_fix_after_tracking_fails_is_refused_for_a_while(monkeypatch):
         raise BoardNotFound("hidden")
 
     monkeypatch.setattr(module, "track", lost)
-    monkeypatch.setattr(module, "locate_board", lambda frame: poor)
+    monkeypatch.setattr(module, "locate_board", lambda frame, cfg=None: poor)
     board._tracked = None  # make the reader fit again
     for _ in range(module.REFIX_PATIENCE - 1):
         board._tracked = None
@@ -391,3 +392,36 @@ def test_the_reader_finds_the_board_with_its_own_locate_settings():
     assert BoardReader(TileClassifier.load()).read(image) is not None
     strict = BoardReader(TileClassifier.load(), locate=LocateConfig(min_contrast=1e9))
     assert strict.read(image) is None and strict.why
+
+
+def test_letters_alike_mirrored_or_turned_share_their_vote_evenly():
+    from tilecast.vision.reader import folded_orientation
+
+    one = np.eye(8)
+    letters = np.array([CLASSES.index(ch) for ch in "AFHN"])
+    folded = folded_orientation(one[[4, 4, 0, 1]], letters)
+    assert np.allclose(folded[0], (one[0] + one[4]) / 2)  # A mirrored is A
+    assert np.allclose(folded[1], one[4])  # F tells
+    assert np.allclose(folded[2], (one[0] + one[2] + one[4] + one[6]) / 4)  # H: every way
+    assert np.allclose(folded[3], (one[1] + one[3]) / 2)  # N turned half round is N
+
+
+def votes_for(letters: str, way: int) -> OneHot:
+    """Sure readings of `letters`, each seen turned `way` (4 * mirrored + quarter turns)."""
+    probs = np.zeros((len(letters), 28), np.float32)
+    probs[np.arange(len(letters)), [CLASSES.index(ch) for ch in letters]] = 1.0
+    return OneHot(probs, np.eye(8, dtype=np.float32)[[way] * len(letters)])
+
+
+def test_a_mirrored_feed_is_not_undone_by_letters_that_look_the_same_mirrored():
+    """Serif A, O, T, U read as unmirrored (they look it) after F, R, G showed the feed is
+    mirrored: the view stays mirrored, and a close vote does not flip it back and forth."""
+    reader = BoardReader(AllA())
+    reader._vote(votes_for("FRGP", 5))
+    assert reader.view == 5
+    reader._vote(votes_for("AOTUAOTUAOTU", 1))  # alike both ways: no say in mirroring
+    assert reader.view == 5
+    reader._vote(votes_for("FRGPL", 1))  # 4 against 5 letters that tell: not clear enough
+    assert reader.view == 5
+    reader._vote(votes_for("FRGPLJ", 1))
+    assert reader.view == 1

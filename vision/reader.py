@@ -17,6 +17,7 @@ from typing import Protocol
 import cv2
 import numpy as np
 
+from tilecast.engine.infer import BLANK_CLASS as BLANK
 from tilecast.engine.infer import EMPTY_CLASS as EMPTY
 
 from .classify import CLASSES
@@ -74,6 +75,7 @@ PAIRS = {("N", 1): "Z", ("N", 3): "Z", ("Z", 1): "N", ("Z", 3): "N", ("M", 2): "
          ("W", 2): "M"}  # (letter read, quarter turns off the board's way) -> what it is
 MIN_VOTES = 10  # confident tiles needed before the board's way decides a turned pair
 TURN_SURE = 0.6  # a tile's turn this sure to count as turned
+VIEW_MARGIN, VIEW_LEAD = 1.2, 1.0  # another view's votes must pass margin * the view's + lead
 
 
 def turned_pairs(probs: np.ndarray, orient: np.ndarray, view: int) -> np.ndarray:
@@ -93,6 +95,35 @@ def turned_pairs(probs: np.ndarray, orient: np.ndarray, view: int) -> np.ndarray
         a, b = CLASSES.index(letter), CLASSES.index(other)
         swap = np.flatnonzero((best == a) & (off == quarter) & sure)
         out[swap, a], out[swap, b] = probs[swap, b], probs[swap, a]
+    return out
+
+
+# Letters that look the same in another way (sans faces; serifs barely tell): mirrored left to
+# right, mirrored top to bottom, or turned half round.
+SAME_MIRRORED = set("AHIMOTUVWXY")
+SAME_UPSIDE_DOWN = set("BCDEHIKOX")
+SAME_HALF_TURNED = set("HINOSXZ")
+
+
+def folded_orientation(orient: np.ndarray, letters: np.ndarray) -> np.ndarray:
+    """[n, 8] orientation probabilities (index 4 * mirrored + quarter turns, as trained: a
+    mirrored crop is the mirror image of the upright face, then turned) with each tile's
+    probability spread evenly over the ways its letter (class index) looks the same."""
+    out = np.asarray(orient, np.float64).copy()
+    ways = np.arange(8)
+    mirrored, turn = divmod(ways, 4)
+    # the way each way looks the same as, for each kind of sameness
+    same_as = {
+        "mirrored": 4 * (1 - mirrored) + turn,
+        "upside": 4 * (1 - mirrored) + (turn + 2) % 4,
+        "half": 4 * mirrored + (turn + 2) % 4,
+    }
+    for i, k in enumerate(letters):
+        letter = CLASSES[int(k)]
+        for kind, letters_alike in (("mirrored", SAME_MIRRORED), ("upside", SAME_UPSIDE_DOWN),
+                                    ("half", SAME_HALF_TURNED)):
+            if letter in letters_alike:
+                out[i] = (out[i] + out[i][same_as[kind]]) / 2
     return out
 
 
@@ -154,8 +185,9 @@ class BoardReader:
         self.fix: BoardFix | None = None
         self.why = ""  # why the last frame gave no reading ('' when it gave one)
         self.votes = np.zeros(8)  # tiles seen in each (mirrored, quarter turn) orientation
+        self.view = 0  # the way the votes decided (see _vote)
         if view is not None:  # resuming: the view decided before stands
-            self.votes[view] = 1e9
+            self.votes[view], self.view = 1e9, view
         self._previous: np.ndarray | None = None  # last frame's small view, for motion
         self._tracked: np.ndarray | None = None  # small view when the grid was last fitted
         self._corners_read: np.ndarray | None = None  # corners the cached readings used
@@ -277,7 +309,7 @@ class BoardReader:
         probs = weigh_by_colour(self._probs, self._colour)
         probs[unseen] = np.eye(len(CLASSES), dtype=probs.dtype)[EMPTY]
         if self.votes.sum() >= MIN_VOTES:
-            probs = turned_pairs(probs, self._orient, int(np.argmax(self.votes)))
+            probs = turned_pairs(probs, self._orient, self.view)
         probs = probs.reshape(15, 15, -1)
         order = np.asarray(corners, np.float32)
         crop = np.arange(225).reshape(15, 15)
@@ -288,7 +320,7 @@ class BoardReader:
             order = order[[1, 0, 3, 2]]
         grid = np.rot90(probs, -k)
         order = np.roll(order, k, axis=0)
-        view_vote = int(np.argmax(self.votes))
+        view_vote = self.view
         return Reading(grid.reshape(225, -1), motion, order, 90 * k, mirrored, view_vote,
                        np.asarray(corners, np.float32), np.rot90(crop, -k).ravel())
 
@@ -322,15 +354,24 @@ class BoardReader:
 
     def _vote(self, pred: Prediction) -> None:
         """Each newly read tile read with confidence votes for the way its letter is turned
-        (stray readings at a frame's edge are rarely confident; real tiles outnumber them)."""
+        (stray readings at a frame's edge are rarely confident; real tiles outnumber them).
+        A letter that looks the same mirrored or turned half round (A, H, O, S, ...) cannot
+        tell those ways apart, whatever the classifier's orientation says: its vote is shared
+        evenly among them (see folded_orientation), so only the letters that can tell decide."""
         sure = (pred.probabilities[:, EMPTY] < 0.1) & (pred.probabilities.max(1) > 0.9)
         sure &= pred.orientation.max(1) > 0.8
-        np.add.at(self.votes, pred.orientation[sure].argmax(1), 1)
+        sure &= pred.probabilities.argmax(1) < BLANK  # a plain face has no way up
+        letters = pred.probabilities[sure].argmax(1)
+        self.votes += folded_orientation(pred.orientation[sure], letters).sum(0)
+        # Another way takes over only when clearly ahead: a view that flips back and forth
+        # on a close vote moves every recorded tile to another square each time.
+        best = int(np.argmax(self.votes))
+        if self.votes[best] > VIEW_MARGIN * self.votes[self.view] + VIEW_LEAD:
+            self.view = best
 
     def _orientation(self) -> tuple[bool, int]:
         """Whether the feed is mirrored, and the quarter turns (counter-clockwise) of the board
         in the unmirrored frame, by the vote of every tile read so far."""
-        best = int(np.argmax(self.votes))
-        mirrored, turn = best >= 4, best % 4
+        mirrored, turn = self.view >= 4, self.view % 4
         # A mirrored crop turned `turn` quarters reads, unmirrored, as turned the other way.
         return mirrored, (4 - turn) % 4 if mirrored else turn
