@@ -932,3 +932,20 @@ def test_an_entry_that_cannot_be_written_stops_the_run_with_the_reason(tmp_path,
     with pytest.raises(JournalWriteError, match="g.jsonl: cannot record entry 1: No space left"):
         j.append({"type": "pass"})
     assert len(j.entries) == 1
+
+
+def test_a_play_leaving_out_fewer_sure_tiles_wins_over_a_surer_one_leaving_out_more(
+        english, wespa):
+    """Three sure tiles read at once, not in one line: AWE down through WINDY's W (its A and
+    E read 0.7) and a lone A under the Y (read surely, YA). One of them is a stray reading;
+    the play that leaves out one sure tile is far likelier than the one that leaves out two."""
+    lexicon = Lexicon(["WINDY", "AWE", "YA"])
+    rec = Recorder(wespa, english, lexicon)
+    windy = put(Board(), "8D", "WINDY")
+    camera(rec, probs_of(windy))
+    both = put(put(windy, "D7", "A.E"), "H8", ".A")
+    doubt = {(6, 3): {"A": 0.7, "Q": 0.3}, (8, 3): {"E": 0.7, "F": 0.3}}
+    notes = camera(rec, probs_of(both, doubt))
+    assert rec.game.turns[-1].word == "A.E"
+    alerts = [n[1]["alert"] for n in notes if n[0] == "alert"]
+    assert [a.kind for a in alerts] == ["stray-tiles"] and "H9" in alerts[0].message
