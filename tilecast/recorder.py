@@ -16,6 +16,7 @@ from typing import Any
 
 from tilecast import checks
 from tilecast.engine import game as g
+from tilecast.engine.actions import ActionError, apply_action, fold
 from tilecast.engine.board import SIZE, Board, parse_coord, square_name
 from tilecast.engine.infer import (
     BLANK_CLASS,
@@ -79,13 +80,10 @@ class Recorder:
 
     def rebuild(self, actions: list[dict[str, Any]]) -> g.Game:
         """Fold actions over the engine; raises InputError naming the first that fails."""
-        game = g.new_game(self.rules, self.tileset)
-        for i, action in enumerate(actions):
-            try:
-                game = _apply(game, action)
-            except (g.GameError, ValueError, KeyError) as exc:
-                raise InputError(f"action {i} ({action.get('type')}): {exc}") from exc
-        return game
+        try:
+            return fold(self.rules, self.tileset, actions)
+        except ActionError as exc:
+            raise InputError(str(exc)) from exc
 
     def _commit(self, actions: list[dict[str, Any]]) -> g.Game:
         game = self.rebuild(actions)
@@ -434,7 +432,7 @@ class Recorder:
         game = g.new_game(self.rules, self.tileset)
         for index, action in enumerate(self.actions):
             before = len(game.turns)
-            game = _apply(game, action)
+            game = apply_action(game, action)
             if action["type"] != "play" or index == len(self.actions) - 1:
                 continue
             turn = game.turns[before]
@@ -866,26 +864,3 @@ def _alert(kind: str, message: str, severity: str, turn: int, time: float) -> di
         "turn": turn,
         "time": time,
     }
-
-
-def _apply(game: g.Game, a: dict[str, Any]) -> g.Game:
-    kind = a["type"]
-    if kind == "play":
-        return g.play(game, parse_coord(a["coord"]), a["word"], counted=not a.get("uncounted"))
-    if kind == "pass":
-        return g.pass_turn(game)
-    if kind == "exchange":
-        return g.exchange(game, a["tiles"])
-    if kind == "withdraw":
-        return g.withdraw(game)
-    if kind == "challenge":
-        return g.challenge_bonus(game, int(a.get("words", 1)))
-    if kind == "time":
-        return g.time_penalty(game, int(a["player"]), int(a["seconds_over"]))
-    if kind == "end":
-        if game.phase == g.OUT:
-            return g.end_out(game)
-        if game.phase == g.SCORELESS and a.get("racks"):
-            return g.end_scoreless(game, tuple(a["racks"]))
-        raise g.GameError("phase", f"cannot end the game in phase {game.phase!r}")
-    raise InputError(f"unknown action {kind!r}")
