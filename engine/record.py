@@ -13,14 +13,16 @@ STAND_IN_NOTE = "Tilecast: rack unknown; {tile} stands in for it so that other t
 
 
 def players(first: str, second: str) -> tuple[GcgPlayer, GcgPlayer]:
-    """GCG players from display names; nicknames drop spaces and colons, and stay distinct."""
+    """GCG players from display names; nicknames drop spaces and colons, and stay distinct.
+    Whatever is not printable (a line break would start a forged line) becomes a space."""
+    names = ["".join(ch if ch.isprintable() else " " for ch in name) for name in (first, second)]
     nick = [
         ("".join(ch for ch in name if ch not in " :") or f"Player{i + 1}")
-        for i, name in enumerate((first, second))
+        for i, name in enumerate(names)
     ]
     if nick[0] == nick[1]:
         nick = [nick[0] + "1", nick[1] + "2"]
-    return GcgPlayer(1, nick[0], first), GcgPlayer(2, nick[1], second)
+    return GcgPlayer(1, nick[0], names[0]), GcgPlayer(2, nick[1], names[1])
 
 
 def turn_event(turn: Turn, nickname: str, rack: str = "", note: str = "") -> GcgEvent:

@@ -63,6 +63,8 @@ def json_body() -> Any:
         return json.loads(request.get_data(cache=False), parse_constant=constant)
     except ValueError as exc:
         abort(400, f"malformed JSON: {exc}")
+    except RecursionError:
+        abort(400, "malformed JSON: nested too deep")
 
 
 def _snapshot(name: str) -> dict[str, Any] | None:

@@ -6,6 +6,7 @@ import json
 import secrets
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlsplit
 
 import pluggy
 from flask import Flask, Response, abort, current_app, request
@@ -93,6 +94,7 @@ def create_app(
         StreamLimit(config.max_streams),
     )
     app.extensions["tilecast.server"] = state
+    app.before_request(_same_origin_writes)
     app.after_request(_cap_streams)
     app.after_request(_security_headers)
     app.register_error_handler(HTTPException, _error)
@@ -118,7 +120,24 @@ def _security_headers(response: Response) -> Response:
     )
     response.headers.setdefault("X-Content-Type-Options", "nosniff")
     response.headers.setdefault("Referrer-Policy", "no-referrer")
+    # Every page and answer shows a game as it stands (and some are a signed-in view): a
+    # shared cache or the browser's back button must never show a stale or someone else's copy.
+    if not request.path.startswith("/static/"):
+        response.headers["Cache-Control"] = "no-store"
     return response
+
+
+def _same_origin_writes() -> Response | None:
+    """A browser's write from another site (a form posted at the login or the console, riding
+    on the sign-in cookie) is refused; scripts that send no Origin are judged by their token."""
+    if request.method in ("GET", "HEAD", "OPTIONS"):
+        return None
+    origin = request.headers.get("Origin")
+    if origin is None or "Authorization" in request.headers:  # (a token is never sent unasked)
+        return None
+    if urlsplit(origin).netloc != request.host:
+        return _json_error(403, "a write from another site is refused")
+    return None
 
 
 def _json_error(status: int, message: str) -> Response:

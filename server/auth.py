@@ -40,7 +40,11 @@ def request_roles(tokens: Tokens) -> frozenset[str]:
 
 
 def safe_next(target: str | None, fallback: str = "/") -> str:
-    """A local path to go to after login; anything that could leave this site is replaced."""
-    if not target or not target.startswith("/") or target.startswith("//") or "\\" in target:
+    """A local path to go to after login; anything that could leave this site is replaced,
+    also through characters a browser drops from a URL (a tab in `/\t/evil.example`) or that
+    cannot stand in a header (CR, LF)."""
+    if not target or any(ord(ch) < 0x21 or ord(ch) == 0x7F for ch in target):
+        return fallback
+    if not target.startswith("/") or target.startswith("//") or "\\" in target:
         return fallback
     return target

@@ -4,15 +4,13 @@ and the tokens that guard every write."""
 from __future__ import annotations
 
 import math
-import re
 import secrets
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-# Board names become file names (<name>.gcg, <name>.journal.jsonl): no dots, no slashes.
-BOARD_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
+from tilecast.names import board_name, player_name
 
 
 class ConfigError(ValueError):
@@ -34,16 +32,20 @@ class BoardSpec:
     tileset: str = ""
 
     def __post_init__(self) -> None:
-        if not BOARD_NAME.match(self.name):
-            raise ConfigError(
-                f"board name {self.name!r}: use 1-64 letters, digits, '-' or '_' "
-                "(it names files)"
-            )
+        try:
+            board_name(self.name)
+        except ValueError as exc:
+            raise ConfigError(str(exc)) from None
         if not (isinstance(self.delay, int | float) and math.isfinite(self.delay)
                 and self.delay >= 0):
             raise ConfigError(f"board {self.name}: delay must be seconds >= 0")
         if len(self.players) != 2 or not all(isinstance(p, str) and p for p in self.players):
             raise ConfigError(f"board {self.name}: players must be two names")
+        for name in self.players:
+            try:
+                player_name(name)
+            except ValueError as exc:
+                raise ConfigError(f"board {self.name}: {exc}") from None
 
 
 @dataclass(frozen=True)

@@ -40,6 +40,8 @@ MISTAKES = [
     ("annotate {frames} -o {tmp}/g.gcg --corners 0,0,100,0,200,0,300,0", ["--corners"]),
     ("read-board {still} --corners " + OFF_IMAGE, ["--corners", "outside"]),
     ("enroll {still} -o {tmp}/t.npz --corners " + OFF_IMAGE, ["--corners", "outside"]),
+    ("annotate {frames} -o {tmp}/g.gcg --board ../x", ["--board", "board name '../x'"]),
+    ("run --source {frames} --board a/b", ["--board", "board name 'a/b'"]),
     ("annotate {frames} -o {tmp}/g.gcg --out-dir {number}", ["journal.jsonl:2", "JSON object"]),
     ("run --source {frames} --out-dir {null}", ["journal.jsonl:2", "JSON object"]),
     ("annotate {frames} -o {tmp}/g.gcg --out-dir {bytes}", ["journal.jsonl:2", "not UTF-8"]),
@@ -105,3 +107,19 @@ def test_a_video_damaged_partway_records_what_was_read_and_fails(tmp_path, capsy
     assert "decoding stopped at frame" in err[-1] and "damaged.mp4" in err[-1]
     assert "g.gcg" in err[-1] and "Traceback" not in "\n".join(err)
     assert (tmp_path / "g.gcg").read_text().startswith("#player1")
+
+
+@pytest.mark.parametrize("name", ["Bob\n>Bob: ABC 8H ABC +500 500", "Ann\r", "\t"])
+def test_a_player_name_that_is_not_one_printable_line_is_refused(name, tmp_path, capsys):
+    with pytest.raises(SystemExit) as caught:
+        main(["annotate", str(STILL.parent), "-o", str(tmp_path / "g.gcg"), "--player2", name])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert caught.value.code == 2 and len(err) == 1 and "--player2" in err[0]
+    assert not (tmp_path / "g.gcg").exists()
+
+
+def test_the_record_never_carries_a_line_break_from_a_name():
+    from tilecast.engine.record import players
+
+    first, second = players("Ann", "Bob\n>Bob: ABC 8H ABC +500 500")
+    assert "\n" not in second.name and second.name.startswith("Bob ")

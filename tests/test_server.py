@@ -487,3 +487,38 @@ def test_a_server_without_its_live_state_plugin_says_so(tmp_path):
 
 def test_no_route_repeats_the_api_under_broadcast(client):
     assert client.get("/broadcast/t1/state").status_code == 404
+
+
+def test_json_nested_too_deep_is_400(app, client):
+    deep = "[" * 30000 + "]" * 30000
+    resp = client.post("/api/boards/t1/entries", data=deep, headers=AS_OPERATOR,
+                       content_type="application/json")
+    assert resp.status_code == 400 and "nested too deep" in resp.json["error"]
+    assert journal(app) == []
+
+
+@pytest.mark.parametrize("target", ["/\t/evil.example", "//evil.example", "/\\evil.example",
+                                    "https://evil.example", "/a\r\nSet-Cookie: x=1", "/\x7f/x"])
+def test_the_login_never_sends_anyone_off_the_site(client, target):
+    resp = client.post("/login", data={"token": TD, "next": target})
+    assert resp.status_code == 303 and resp.headers["Location"] == "/"
+    page = client.get("/login", query_string={"next": target})
+    assert page.status_code == 200 and b"evil" not in page.data
+
+
+def test_a_write_from_another_site_riding_on_the_cookie_is_refused(app, client):
+    foreign = {"Origin": "http://evil.example"}
+    assert client.post("/login", data={"token": TD}, headers=foreign).status_code == 403
+    assert client.post("/login", data={"token": TD},
+                       headers={"Origin": "http://localhost"}).status_code == 303
+    resp = client.post("/api/boards/t1/entries", json={"type": "pass"}, headers=foreign)
+    assert resp.status_code == 403 and journal(app) == []
+    # a script's token is never sent unasked: it may come from anywhere
+    assert post(client, {"type": "pass"}, headers={**AS_OPERATOR, **foreign}).status_code == 201
+
+
+@pytest.mark.parametrize("path", ["/operator/t1", "/td", "/api/boards/t1/record", "/api/alerts",
+                                  "/boards/t1"])
+def test_views_of_a_game_are_never_cached(client, path):
+    resp = client.get(path, headers=AS_TD)
+    assert resp.status_code == 200 and resp.headers["Cache-Control"] == "no-store"

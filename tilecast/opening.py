@@ -56,6 +56,17 @@ class Spec:
     still_s: float = 1.0
     realtime: bool = False  # play a file at its own speed, as if it were a camera
 
+    def __post_init__(self) -> None:
+        from tilecast.names import board_name, player_name
+
+        for field, value, check in [("board", self.name, board_name),
+                                    ("player1", self.players[0], player_name),
+                                    ("player2", self.players[1], player_name)]:
+            try:
+                check(value)
+            except ValueError as exc:
+                raise SpecError(field, value, str(exc)) from None
+
     @property
     def info(self) -> SessionInfo:
         return SessionInfo(self.name, self.players, self.profile, str(self.out_dir),

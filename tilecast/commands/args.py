@@ -70,3 +70,23 @@ def enrolled_arg(text: str) -> str:
     except (ValueError, KeyError, zipfile.BadZipFile):
         raise argparse.ArgumentTypeError(f"{text}: not a tile set from tilecast enroll") from None
     return text
+
+
+def board_arg(text: str) -> str:
+    """argparse type of --board: a name that can name files (tilecast.names)."""
+    from tilecast.names import board_name
+
+    try:
+        return board_name(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def player_arg(text: str) -> str:
+    """argparse type of --player1/--player2: one line of printable text (tilecast.names)."""
+    from tilecast.names import player_name
+
+    try:
+        return player_name(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None

@@ -9,8 +9,10 @@ from pathlib import Path
 from tilecast.commands.args import (
     CORNERS_HELP,
     add_plugin_options,
+    board_arg,
     corners_arg,
     enrolled_arg,
+    player_arg,
     positive,
 )
 from tilecast.commands.errors import ConfigError, check_writable
@@ -36,7 +38,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _common(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--board", default="board1", help="board name (files are named after it)")
+    p.add_argument("--board", default="board1", type=board_arg,
+                   help="board name (files are named after it)")
     p.add_argument("--out-dir", type=Path, help="journal, live GCG and alert log folder")
     p.add_argument("--lexicon", help="word list file, 'enable' for ENABLE or 'none' (default: "
                    "the profile's lexicon where supplied, else ENABLE)")
@@ -44,8 +47,8 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--tileset", dest="enrolled", type=enrolled_arg,
                    help="enrolled tile set (.npz from enroll)")
     p.add_argument("--events", type=Path, help="JSONL operator events (passes, exchanges, ...)")
-    p.add_argument("--player1", default="Player 1")
-    p.add_argument("--player2", default="Player 2")
+    p.add_argument("--player1", default="Player 1", type=player_arg)
+    p.add_argument("--player2", default="Player 2", type=player_arg)
     p.add_argument("--corners", type=corners_arg, metavar="X1,Y1,...", help=CORNERS_HELP)
     p.add_argument("--fps", type=positive, default=6.0, help="frames per second to read")
     p.add_argument("--still", type=positive, default=1.0, help="seconds still before a commit")
