@@ -132,11 +132,15 @@ def _same_origin_writes() -> Response | None:
     on the sign-in cookie) is refused; scripts that send no Origin are judged by their token."""
     if request.method in ("GET", "HEAD", "OPTIONS"):
         return None
-    origin = request.headers.get("Origin")
-    if origin is None or "Authorization" in request.headers:  # (a token is never sent unasked)
+    if "Authorization" in request.headers:  # (a token is never sent unasked)
         return None
-    if urlsplit(origin).netloc != request.host:
-        return _json_error(403, "a write from another site is refused")
+    refused = _json_error(403, "a write from another site is refused")
+    site = request.headers.get("Sec-Fetch-Site")  # what the browser itself says
+    if site is not None:
+        return None if site in ("same-origin", "none") else refused
+    origin = request.headers.get("Origin")  # older browsers; "null" says nothing
+    if origin not in (None, "null") and urlsplit(origin).netloc != request.host:
+        return refused
     return None
 
 

@@ -509,6 +509,10 @@ def test_the_login_never_sends_anyone_off_the_site(client, target):
 def test_a_write_from_another_site_riding_on_the_cookie_is_refused(app, client):
     foreign = {"Origin": "http://evil.example"}
     assert client.post("/login", data={"token": TD}, headers=foreign).status_code == 403
+    for site, status in (("cross-site", 403), ("same-site", 403), ("same-origin", 303)):
+        resp = client.post("/login", data={"token": TD}, headers={"Sec-Fetch-Site": site,
+                                                                   "Origin": "null"})
+        assert resp.status_code == status, site
     assert client.post("/login", data={"token": TD},
                        headers={"Origin": "http://localhost"}).status_code == 303
     resp = client.post("/api/boards/t1/entries", json={"type": "pass"}, headers=foreign)

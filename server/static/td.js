@@ -18,7 +18,8 @@ async function refreshBoards() {
     const name = row.dataset.boardRow;
     const data = await TC.api(`/api/boards/${encodeURIComponent(name)}/record`);
     row.querySelector('[data-col="scores"]').textContent = data.state.scores.join(" - ");
-    row.querySelector('[data-col="phase"]').textContent = data.state.phase;
+    row.querySelector('[data-col="phase"]').textContent =
+      TC.resultText(data.state) || data.state.phase;
     row.querySelector('[data-col="camera"]').textContent = data.camera;
   }
 }

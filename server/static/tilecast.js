@@ -60,6 +60,16 @@ const TC = (() => {
     return groups.join(" ");
   }
 
+  // The game's end as viewers say it; "" while it goes on.
+  function resultText(state) {
+    const result = state.result;
+    if (state.phase === "scoreless") return "Six scoreless turns: the game ends once both racks are entered";
+    if (!result) return "";
+    if (result.winner === null) return "Game over: a draw";
+    const how = result.forfeited !== null && result.forfeited !== undefined ? " (time forfeit)" : "";
+    return `Game over: ${state.players[result.winner]} wins by ${result.spread}${how}`;
+  }
+
   // Fill every element of the page that shows part of the state.
   function draw(root, state) {
     for (const grid of root.querySelectorAll("[data-grid]")) drawGrid(grid, state);
@@ -70,6 +80,7 @@ const TC = (() => {
         Number(el.dataset.player) === state.to_move);
     }
     setText(root, "[data-to-move]", state.players[state.to_move]);
+    for (const el of root.querySelectorAll("[data-turn-line]")) el.hidden = state.phase !== "playing";
     (state.clocks || [null, null]).forEach((s, i) => setText(root, `[data-clock="${i}"]`,
       clockText(s)));
     const moves = state.moves;
@@ -81,9 +92,7 @@ const TC = (() => {
     setText(root, "[data-bag]", String(state.bag));
     setText(root, "[data-blanks]",
       state.blanks.map((b) => `${b.square} ${b.letter}`).join(", ") || "none");
-    const result = state.result;
-    setText(root, "[data-result]", !result ? "" : result.winner === null ? "Game over: a draw" :
-      `Game over: ${state.players[result.winner]} wins by ${result.spread}`);
+    setText(root, "[data-result]", resultText(state));
     for (const body of root.querySelectorAll("[data-moves]")) {
       body.replaceChildren(...moves.map((m, i) => {
         const tr = document.createElement("tr");
@@ -134,5 +143,5 @@ const TC = (() => {
     return data;
   }
 
-  return { board, boardUrl, follow, draw, styleFromQuery, api };
+  return { board, boardUrl, follow, draw, styleFromQuery, api, resultText };
 })();

@@ -10,7 +10,7 @@ import re
 import cv2
 import numpy as np
 import pytest
-from livesite import OPERATOR, TD, chromium, missing, serving, submit
+from livesite import OPERATOR, TD, chromium, entries_of, missing, serving, submit
 
 from tilecast.server.config import BoardSpec
 
@@ -143,3 +143,34 @@ def test_four_corners_clicked_on_the_preview_are_saved(site, page, tmp_path):
     saved = json.loads((tmp_path / "out" / "cam.corners.json").read_text())["corners"]
     expected = [[32, 24], [272, 24], [288, 204], [32, 216]]  # clockwise from the top left
     assert np.abs(np.array(saved) - expected).max() <= 2, saved
+
+
+
+def test_game_over_shows_on_every_page_after_a_play_out(tmp_path):
+    """A whole game entered by the operator: the record ends it itself after the play-out,
+    and every page says so."""
+    from playwright.sync_api import expect
+
+    from tilecast.config import load_profile, load_tileset
+    from tilecast.engine.selfplay import self_play
+    from tilecast.lexicons import load_lexicon
+
+    game = self_play(load_lexicon(), load_tileset("english"), load_profile("wespa"), seed=3).game
+    assert game.turns[-1].kind == "out"  # seed 3 ends in a play-out
+    plays = sum(t.kind in ("play", "pass", "exchange") for t in game.turns)
+    winner = ("Ann", "Bob")[max((0, 1), key=lambda p: game.scores[p])]
+    boards = (BoardSpec("g", players=("Ann", "Bob")),)
+    with serving(tmp_path / "out", boards) as (base, _), chromium() as page:
+        for entry in entries_of(game, plays):
+            submit(base, "g", entry)
+        over = re.compile(rf"^Game over: {winner} wins by \d+$")
+        for path in ("/boards/g", "/overlay/g"):
+            page.goto(f"{base}{path}")
+            expect(page.locator("[data-result]")).to_have_text(over)
+        page.goto(f"{base}/operator/g")
+        page.fill("input[name=token]", TD)
+        page.click("button[type=submit]")
+        expect(page.locator("[data-result]")).to_have_text(over)
+        expect(page.locator("[data-turn-line]")).to_be_hidden()
+        page.goto(f"{base}/td")
+        expect(page.locator('[data-col="phase"]')).to_have_text(over)
