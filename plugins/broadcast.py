@@ -45,12 +45,39 @@ def move_text(turn: Turn) -> str:
     return fixed.get(turn.kind, f"({turn.tiles})")  # 'out' and 'rack': the tiles counted
 
 
+def move_said(turn: Turn) -> str:
+    """The move in words for viewers: the main word in full (played-through letters shown,
+    blanks in lower case), exchanges and passes said, not GCG's '-', '--' or '(challenge)'."""
+    if turn.kind == "play":
+        assert turn.coord is not None
+        return f"{format_coord(turn.coord)} {full_word(turn)}"
+    if turn.kind == "exchange":
+        return f"exchanged {turn.tiles}" if turn.tiles else \
+            f"exchanged {turn.count} tile{'s' if turn.count != 1 else ''}"
+    fixed = {"pass": "passed", "withdraw": "phony withdrawn", "challenge": "challenge bonus",
+             "time": "time penalty", "out": f"went out: opponent's rack {turn.tiles} counted",
+             "rack": f"rack {turn.tiles} left"}
+    return fixed[turn.kind]
+
+
+def full_word(turn: Turn) -> str:
+    """A play's main word with the letters it plays through filled in ('.ONKED' -> 'HONKED')."""
+    for word in turn.words:
+        if len(word.text) == len(turn.word) and all(
+                a == "." or a.upper() == b.upper() for a, b in zip(turn.word, word.text,
+                                                                    strict=True)):
+            return "".join(b.upper() if a == "." else a for a, b in zip(turn.word, word.text,
+                                                                        strict=True))
+    return turn.word
+
+
 def move_entry(turn: Turn, session: SessionInfo) -> dict[str, Any]:
     return {
         "player": turn.player,
         "name": session.players[turn.player],
         "kind": turn.kind,
         "move": move_text(turn),
+        "said": move_said(turn),
         "score": turn.score,
         "total": turn.total,
         "words": [w.text for w in turn.words],
@@ -92,7 +119,7 @@ def public_state(
         "last_play": [square_name(p.row, p.col) for p in last.placed] if last else [],
         "scores": list(game.scores),
         "to_move": game.to_move,
-        "moves": [move_entry(t, session) for t in game.turns],
+        "moves": _moves(game, session),
         "unseen": "".join(sorted(unseen(game).elements())),
         "bag": game.bag,
         "clocks": None if clocks is None else list(clocks),
@@ -106,6 +133,15 @@ def public_state(
             "forfeited": final.forfeited,
         },
     }
+
+
+def _moves(game: Game, session: SessionInfo) -> list[dict[str, Any]]:
+    """Every turn as move_entry says it, a play later withdrawn marked `withdrawn`."""
+    moves = [move_entry(t, session) for t in game.turns]
+    for before, turn in zip(moves, game.turns[1:], strict=False):
+        if turn.kind == "withdraw" and before["kind"] == "play":
+            before["withdrawn"] = True
+    return moves
 
 
 class SubscriptionClosed(Exception):

@@ -21,7 +21,7 @@ def _last_play(state: State) -> str:
     if not moves:
         return ""
     last = moves[-1]
-    return f"{last['name']} {last['move']} {last['score']}"
+    return f"{last['name']} {last.get('said', last['move'])} {last['score']}"
 
 
 def _blanks(state: State) -> str:

@@ -698,3 +698,17 @@ def test_plugins_command_lists_names_and_hooks(monkeypatch, capsys):
         assert rows[name] == ", ".join(hooks)
     assert "tilecast_blank_needs_letter" in rows["console"]
     assert "tilecast_blank_needs_letter" not in rows["annotation"]
+
+
+def test_moves_are_said_in_words_for_viewers(wespa, english, session):
+    g = play(opening(wespa, english), parse_coord("E7"), "A.E")  # down through WINDY's I
+    g = time_penalty(scoreless_end(g), 1, 30)
+    state = broadcast.public_state(session, g)
+    said = [m["said"] for m in state["moves"]]
+    assert said[:6] == ["8D WINDY", "challenge bonus", "7C GaLX", "phony withdrawn",
+                        "exchanged AE", "E7 AIE"]
+    assert set(said[6:-3]) == {"passed"}
+    assert said[-3:] == ["rack QU left", "rack ZOO left", "time penalty"]
+    assert [m.get("withdrawn", False) for m in state["moves"][:4]] == [False, False, True, False]
+    assert broadcast.move_said(exchange(new_game(wespa, english), 3).turns[-1]) == \
+        "exchanged 3 tiles"

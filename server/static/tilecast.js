@@ -86,7 +86,7 @@ const TC = (() => {
     const moves = state.moves;
     const lastMove = moves.length ? moves[moves.length - 1] : null;
     setText(root, "[data-last-play]",
-      lastMove ? `${lastMove.name}: ${lastMove.move} ${lastMove.score}` : "");
+      lastMove ? `${lastMove.name}: ${lastMove.said ?? lastMove.move} ${lastMove.score}` : "");
     setText(root, "[data-unseen]", unseenText(state.unseen));
     setText(root, "[data-unseen-count]", String(state.unseen.length));
     setText(root, "[data-bag]", String(state.bag));
@@ -96,7 +96,8 @@ const TC = (() => {
     for (const body of root.querySelectorAll("[data-moves]")) {
       body.replaceChildren(...moves.map((m, i) => {
         const tr = document.createElement("tr");
-        for (const v of [i + 1, m.name, m.move, m.score, m.total]) {
+        tr.classList.toggle("withdrawn", Boolean(m.withdrawn));
+        for (const v of [i + 1, m.name, m.said ?? m.move, m.score, m.total]) {
           const td = document.createElement("td");
           td.textContent = String(v);
           tr.append(td);
