@@ -91,6 +91,13 @@ class Preview:
         self.corners: np.ndarray | None = None
         self.count = 0
 
+    @property
+    def votes(self) -> np.ndarray:
+        return self.reader.votes
+
+    def adopt(self, view: int) -> None:
+        self.reader.adopt(view)
+
     def read(self, frame: np.ndarray) -> Any:
         reading = self.reader.read(frame)
         with self._cond:

@@ -9,11 +9,19 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
+from tilecast.engine.board import SIZE, Board
+from tilecast.engine.infer import EMPTY_CLASS, Inferred, infer_play
+from tilecast.engine.lexicon import Lexicon
 from tilecast.entries import EVENTS, InputError, parse_entry
 from tilecast.observation import Observation
+from tilecast.recorder import Recorder
 from tilecast.session import Session
-from tilecast.vision.reader import BoardReader
+from tilecast.vision.reader import PINNED, BoardReader, Reading, in_view
 from tilecast.vision.stillness import StillnessGate
+
+FIRST_VIEW_ODDS = 0.5  # another view's words, against the tiles as read, to turn the view
 
 
 class EventsFileError(InputError):
@@ -57,6 +65,9 @@ def watch(
     done = {e.get("events_line") for e in session.journal.entries if "events_line" in e}
     pending = [e for e in events if e["events_line"] not in done]
     last = None
+    # The first play's words decide the camera view where the tiles cannot (see _first_view);
+    # also while replaying, so that a resumed run's reader stands where the unbroken run's did.
+    first = hasattr(reader, "adopt") and reader.votes.max() < PINNED
     try:
         for index, time, frame in frames:
             replayed = index <= replay_until
@@ -68,8 +79,13 @@ def watch(
             if reading is not None:
                 last = (index, time, reading.view)
                 probs = gate.feed(time, reading.motion, reading.probs)
+                view = reading.view
+                if probs is not None and first and session.recorder.lexicon is not None \
+                        and (probs[:, EMPTY_CLASS] < 0.5).sum() >= 2:
+                    first = False
+                    probs, view = _first_view(reader, reading, probs, session.recorder)
                 if probs is not None and not replayed:
-                    session.camera(Observation(probs, index, time, reading.view, gate.emptied))
+                    session.camera(Observation(probs, index, time, view, gate.emptied))
             if progress and total and (100 * (index + 1)) // total != (100 * index) // total:
                 print(
                     f"\r{100 * (index + 1) // total:3d}% frame {index + 1}/{total}",
@@ -84,6 +100,42 @@ def watch(
     finally:
         if progress and total:  # (the progress line ends, also when the source fails)
             print(file=sys.stderr)
+
+
+def _first_view(reader: BoardReader, reading: Reading, probs: np.ndarray,
+                recorder: Recorder) -> tuple[np.ndarray, int]:
+    """The first still reading with tiles, in the camera view whose tiles make a play of
+    lexicon words on the empty board. A view mirrored or turned half round reads every word
+    backwards (ZINNIA as AINNIZ), and the letters that would tell the tiles' way up may not
+    (a serif A, a value-less hand-lettered face): the words can. The reader's own view stays
+    when its play is one of words, or when no view's is (a view and its mirror turned a
+    quarter read the same words: the tiles tell those apart); of several, the likeliest
+    reading, then the votes, choose. The reader reads on in the view chosen."""
+    cut = np.empty_like(probs)
+    cut[reading.crop_of] = probs
+
+    def play_in(view: int, lexicon: Lexicon | None) -> Inferred:
+        seen = in_view(cut, view)
+        added = [divmod(int(i), SIZE) for i in np.flatnonzero(seen[:, EMPTY_CLASS] < 0.5)]
+        return infer_play(Board(), seen.tolist(), added, recorder.tileset, lexicon)
+
+    # Words found only by reading other letters than those seen (another view, misread) are
+    # no evidence: a view's words must be read about as surely as the tiles read at all.
+    read_as_seen = play_in(reading.view, None).probability
+    best: tuple[float, float, int] | None = None
+    for view in range(8):
+        play = play_in(view, recorder.lexicon)
+        if not play.legal:
+            continue
+        if view == reading.view:
+            return probs, view
+        if play.probability >= FIRST_VIEW_ODDS * read_as_seen:
+            key = (play.probability, reader.votes[view], view)
+            best = key if best is None or key > best else best
+    if best is None:
+        return probs, reading.view
+    reader.adopt(best[2])
+    return in_view(cut, best[2]), best[2]
 
 
 def _submit_event(session: Session, event: dict[str, Any]) -> None:

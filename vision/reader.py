@@ -75,6 +75,7 @@ PAIRS = {("N", 1): "Z", ("N", 3): "Z", ("Z", 1): "N", ("Z", 3): "N", ("M", 2): "
          ("W", 2): "M"}  # (letter read, quarter turns off the board's way) -> what it is
 MIN_VOTES = 10  # confident tiles needed before the board's way decides a turned pair
 TURN_SURE = 0.6  # a tile's turn this sure to count as turned
+PINNED = 1e9  # the votes of a view given, not voted (a camera resumed from its journal)
 VIEW_MARGIN, VIEW_LEAD = 1.2, 1.0  # another view's votes must pass margin * the view's + lead
 
 
@@ -98,33 +99,15 @@ def turned_pairs(probs: np.ndarray, orient: np.ndarray, view: int) -> np.ndarray
     return out
 
 
-# Letters that look the same in another way (sans faces; serifs barely tell): mirrored left to
-# right, mirrored top to bottom, or turned half round.
-SAME_MIRRORED = set("AHIMOTUVWXY")
-SAME_UPSIDE_DOWN = set("BCDEHIKOX")
-SAME_HALF_TURNED = set("HINOSXZ")
-
-
-def folded_orientation(orient: np.ndarray, letters: np.ndarray) -> np.ndarray:
-    """[n, 8] orientation probabilities (index 4 * mirrored + quarter turns, as trained: a
-    mirrored crop is the mirror image of the upright face, then turned) with each tile's
-    probability spread evenly over the ways its letter (class index) looks the same."""
-    out = np.asarray(orient, np.float64).copy()
-    ways = np.arange(8)
-    mirrored, turn = divmod(ways, 4)
-    # the way each way looks the same as, for each kind of sameness
-    same_as = {
-        "mirrored": 4 * (1 - mirrored) + turn,
-        "upside": 4 * (1 - mirrored) + (turn + 2) % 4,
-        "half": 4 * mirrored + (turn + 2) % 4,
-    }
-    for i, k in enumerate(letters):
-        letter = CLASSES[int(k)]
-        for kind, letters_alike in (("mirrored", SAME_MIRRORED), ("upside", SAME_UPSIDE_DOWN),
-                                    ("half", SAME_HALF_TURNED)):
-            if letter in letters_alike:
-                out[i] = (out[i] + out[i][same_as[kind]]) / 2
-    return out
+def in_view(cut: np.ndarray, view: int) -> np.ndarray:
+    """[225, ...] per square in the cut's order (as the reader cuts the frame), in board order
+    as the board reads in `view` (4 * mirrored + quarter turns of the tiles in the crops)."""
+    mirrored, turn = divmod(view, 4)
+    k = (4 - turn) % 4 if mirrored else turn
+    grid = cut.reshape(15, 15, *cut.shape[1:])
+    if mirrored:
+        grid = grid[:, ::-1]
+    return np.rot90(grid, -k).reshape(cut.shape)
 
 
 def changed_squares(before: np.ndarray, after: np.ndarray) -> np.ndarray:
@@ -187,7 +170,7 @@ class BoardReader:
         self.votes = np.zeros(8)  # tiles seen in each (mirrored, quarter turn) orientation
         self.view = 0  # the way the votes decided (see _vote)
         if view is not None:  # resuming: the view decided before stands
-            self.votes[view], self.view = 1e9, view
+            self.votes[view], self.view = PINNED, view
         self._previous: np.ndarray | None = None  # last frame's small view, for motion
         self._tracked: np.ndarray | None = None  # small view when the grid was last fitted
         self._corners_read: np.ndarray | None = None  # corners the cached readings used
@@ -355,19 +338,22 @@ class BoardReader:
     def _vote(self, pred: Prediction) -> None:
         """Each newly read tile read with confidence votes for the way its letter is turned
         (stray readings at a frame's edge are rarely confident; real tiles outnumber them).
-        A letter that looks the same mirrored or turned half round (A, H, O, S, ...) cannot
-        tell those ways apart, whatever the classifier's orientation says: its vote is shared
-        evenly among them (see folded_orientation), so only the letters that can tell decide."""
+        A blank has no way up, so it does not vote."""
         sure = (pred.probabilities[:, EMPTY] < 0.1) & (pred.probabilities.max(1) > 0.9)
         sure &= pred.orientation.max(1) > 0.8
-        sure &= pred.probabilities.argmax(1) < BLANK  # a plain face has no way up
-        letters = pred.probabilities[sure].argmax(1)
-        self.votes += folded_orientation(pred.orientation[sure], letters).sum(0)
+        sure &= pred.probabilities.argmax(1) < BLANK
+        np.add.at(self.votes, pred.orientation[sure].argmax(1), 1)
         # Another way takes over only when clearly ahead: a view that flips back and forth
         # on a close vote moves every recorded tile to another square each time.
         best = int(np.argmax(self.votes))
         if self.votes[best] > VIEW_MARGIN * self.votes[self.view] + VIEW_LEAD:
             self.view = best
+
+    def adopt(self, view: int) -> None:
+        """Read on in `view`, decided or confirmed outside the votes (the words of the first
+        play): it stands unless the tiles later vote far more for another."""
+        self.votes[view] = self.votes.max() + self.votes.sum() + 10 * VIEW_LEAD
+        self.view = view
 
     def _orientation(self) -> tuple[bool, int]:
         """Whether the feed is mirrored, and the quarter turns (counter-clockwise) of the board
