@@ -293,19 +293,13 @@ class BoardReader:
         probs[unseen] = np.eye(len(CLASSES), dtype=probs.dtype)[EMPTY]
         if self.votes.sum() >= MIN_VOTES:
             probs = turned_pairs(probs, self._orient, self.view)
-        probs = probs.reshape(15, 15, -1)
         order = np.asarray(corners, np.float32)
-        crop = np.arange(225).reshape(15, 15)
         if mirrored:
-            # The mirrored feed's cells, read in the unmirrored frame: columns run the other way
-            # and the corners go clockwise from that frame's top-left.
-            probs, crop = probs[:, ::-1], crop[:, ::-1]
+            # The mirrored feed's corners go clockwise from the unmirrored frame's top-left.
             order = order[[1, 0, 3, 2]]
-        grid = np.rot90(probs, -k)
         order = np.roll(order, k, axis=0)
-        view_vote = self.view
-        return Reading(grid.reshape(225, -1), motion, order, 90 * k, mirrored, view_vote,
-                       np.asarray(corners, np.float32), np.rot90(crop, -k).ravel())
+        return Reading(in_view(probs, self.view), motion, order, 90 * k, mirrored, self.view,
+                       np.asarray(corners, np.float32), in_view(np.arange(225), self.view))
 
     def _classify(
         self,
