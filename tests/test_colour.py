@@ -99,9 +99,28 @@ def test_tiles_and_squares_of_like_colour_tell_nothing():
 
 
 def test_square_colours_come_from_squares_of_the_same_premium_type():
-    # a double-letter square has its own colour; plain squares say nothing about it
+    # double-letter squares have their own colour, here the tiles': a tile-coloured cell on
+    # one is as likely empty as a blank, whatever the plain squares look like
+    dl = np.flatnonzero(PREMIUM_TYPE == "DL")
+    probs, colours, squares = frame((0.3, 0.7), TILE, unsure_square=dl[0])
+    probs, colours = np.r_[probs, [probs[10]] * 3], np.r_[colours, [colours[0]] * 3]
+    colours[-3:, 3] = PLAIN
+    squares = np.r_[squares, dl[1:4]]
+    assert np.array_equal(weigh_by_colour(probs, colours, squares), probs)
+
+
+def test_without_empty_squares_of_its_type_a_cell_in_the_tiles_colour_is_a_blank():
+    # crops of occupied squares alone, or a premium type all covered: no square of the cell's
+    # type to compare with, so it is judged by the tiles' own spread of colour
     dl = int(np.flatnonzero(PREMIUM_TYPE == "DL")[0])
     probs, colours, squares = frame((0.3, 0.7), TILE, unsure_square=dl)
+    colours[:10, 1] += np.linspace(-3, 3, 10, dtype=np.float32)  # tiles differ a little
+    assert weigh_by_colour(probs, colours, squares)[20].argmax() == BLANK
+    probs, colours, squares = frame((0.3, 0.7), TILE, unsure_square=dl, unsure_spread=LETTER)
+    assert np.array_equal(weigh_by_colour(probs, colours, squares), probs)  # printed: a premium
+    off = lab(TILE) + np.float32([0, 12, 0])  # further from the tiles than they lie
+    probs, colours, squares = frame((0.3, 0.7), off, unsure_square=dl)
+    colours[:10, 1] += np.linspace(-3, 3, 10, dtype=np.float32)
     assert np.array_equal(weigh_by_colour(probs, colours, squares), probs)
 
 

@@ -29,6 +29,7 @@ SURE = 0.95  # readings this sure give the frame's tile and square colours
 MIN_REFERENCES = 3  # squares needed for a reference colour
 KEEP = 0.01  # the share of the losing reading's probability that stays with it
 PLAIN = 10.0  # a middle whose lightness spreads less than this carries no letter or print
+TILE_SPREAD = 1.5  # times the 90th percentile of the sure tiles' distances from their colour
 UNKNOWN = "*"  # the premium type of a cell whose square is not known (a crop on its own)
 
 # The premium type of each square (the layout looks the same under any turn or mirroring of
@@ -91,12 +92,18 @@ def weigh_by_colour(probs: np.ndarray, colours: np.ndarray,
     unknown = types == UNKNOWN
     types = np.where(unknown & plain, UNKNOWN + "plain", types)
     square = {}  # premium type -> the colour of its surely empty squares
-    for kind in set(types[unsure]):
+    for kind in set(types[empty]):
         same = empty & (types == kind)
         if same.sum() >= MIN_REFERENCES:
             square[kind] = np.median(colours[same], axis=0)
+    within = TILE_SPREAD * np.quantile(np.linalg.norm(colours[tiles] - tile, axis=1), 0.9)
     for i in unsure:
-        if types[i] not in square or np.linalg.norm(tile - square[types[i]]) < SEPARATION:
+        if types[i] not in square:
+            if plain[i] and _only_tile_like(colours[i], tile, within, square.values()):
+                out[i, BLANK] += out[i, EMPTY] * (1 - KEEP)
+                out[i, EMPTY] *= KEEP
+            continue
+        if np.linalg.norm(tile - square[types[i]]) < SEPARATION:
             continue
         to_tile = np.linalg.norm(colours[i] - tile)
         to_square = np.linalg.norm(colours[i] - square[types[i]])
@@ -113,3 +120,11 @@ def weigh_by_colour(probs: np.ndarray, colours: np.ndarray,
             out[i, BLANK] -= moved
             out[i, EMPTY] += moved
     return out
+
+
+def _only_tile_like(colour: np.ndarray, tile: np.ndarray, within: float, squares) -> bool:
+    """Whether a cell whose own premium type has no empty squares in view (crops of tiles
+    alone, a premium type all covered) is a tile by colour: as near the tiles' colour as the
+    sure tiles themselves lie, and RATIO times nearer it than any square colour in view."""
+    to_tile = float(np.linalg.norm(colour - tile))
+    return to_tile <= within and all(to_tile * RATIO < np.linalg.norm(colour - s) for s in squares)
