@@ -26,12 +26,13 @@ def corners_text(points) -> str:
     return ",".join(f"{v:g}" for p in points for v in p)
 
 
-def test_json_counts_the_tiles_its_rows_show_and_rounds_corners(still, capsys):
+def test_json_counts_the_tiles_its_rows_show_and_rounds_corners_and_confidences(still, capsys):
     path, _ = still
     assert main(["read-board", str(path), "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["tiles"] == sum(len(r) - r.count(".") for r in out["rows"])
     assert all(v == round(v, 1) and len(repr(v)) <= 8 for p in out["corners"] for v in p)
+    assert all(len(repr(v)) <= 5 for row in out["confidence"] for v in row)  # not float32 noise
 
 
 def test_corners_in_any_order_read_the_same_board(still, capsys):

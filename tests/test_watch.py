@@ -11,8 +11,8 @@ from tilecast.engine.infer import CLASSES, EMPTY_CLASS
 from tilecast.engine.lexicon import Lexicon
 from tilecast.engine.play import placements_for
 from tilecast.recorder import Recorder
-from tilecast.vision.reader import in_view
-from tilecast.watch import _first_view
+from tilecast.vision.reader import BoardReader, Reading, in_view
+from tilecast.watch import _first_view, words_read
 
 
 def board_probs(coord: str, word: str) -> np.ndarray:
@@ -65,3 +65,61 @@ def test_the_readers_view_stays_when_its_first_play_is_of_words(wespa, english):
     recorder = Recorder(wespa, english, Lexicon(["ZINNIA", "AINNIZ"]))  # both ways words
     probs, view = _first_view(voter, seen, truth, recorder)
     assert view == 0 and voter.adopted is None and probs is truth
+
+
+def test_words_read_counts_the_boards_lexicon_words_along_rows_and_columns():
+    probs = board_probs("8D", "WINDY")
+    probs[in_square("G7")] = np.eye(len(CLASSES))[CLASSES.index("A")]  # AD down from G7
+    lexicon = Lexicon(["WINDY", "AD"])
+    assert words_read(probs, lexicon) == 2
+    assert words_read(probs[::-1], lexicon) == 0  # the board turned half round: not words
+    probs[in_square("H8")] = np.eye(len(CLASSES))[CLASSES.index("?")]  # a blank: no word
+    assert words_read(probs, lexicon) == 1
+
+
+def in_square(name: str) -> int:
+    coord = parse_coord(name)
+    return coord.row * 15 + coord.col
+
+
+class Scripted(BoardReader):
+    """The real reader's view keeping, with its readings of a video scripted: the tiles of
+    WINDY, then, from frame 8 on, the same cut voted into another view."""
+
+    def __init__(self, cut: np.ndarray, turn_to: int) -> None:
+        super().__init__(classifier=None)
+        self.cut, self.turn_to = cut, turn_to
+
+    def read(self, frame: int) -> Reading:
+        if frame == 8:
+            self.view = self.turn_to
+        order = in_view(np.arange(225), self.view)
+        return Reading(in_view(self.cut, self.view), 0.0, np.zeros((4, 2), np.float32),
+                       0, False, self.view, np.zeros((4, 2), np.float32), order)
+
+
+def test_the_tiles_votes_do_not_turn_the_view_mid_game_against_the_boards_words(
+        tmp_path, wespa, english):
+    from tilecast.events import SessionInfo
+    from tilecast.pluginmanager import plugin_manager
+    from tilecast.session import Session
+    from tilecast.vision.stillness import StillConfig, StillnessGate
+    from tilecast.watch import watch
+
+    truth = board_probs("8D", "WINDY")  # view 0: the cut is the board
+    lexicon = Lexicon(["WINDY"])
+    for turn_to, kept in ((2, 0), (transposing_view(), None)):
+        info = SessionInfo("b1", ("Ann", "Bob"), "wespa", str(tmp_path / str(turn_to)))
+        s = Session(info, Recorder(wespa, english, lexicon), plugin_manager(entry_points=False))
+        reader = Scripted(truth, turn_to)
+        frames = [(i, i * 0.5, i) for i in range(16)]
+        watch(s, reader, frames, StillnessGate(StillConfig(still_s=1.0)))
+        assert [t.word for t in s.game.turns] == ["WINDY"]
+        # read backwards in view 2 (half round), the board's words hold view 0; its
+        # transpose reads the same words, so the tiles' votes turn it (they tell those apart)
+        assert reader.view == (turn_to if kept is None else kept)
+
+
+def transposing_view() -> int:
+    grid = np.arange(225).reshape(15, 15)
+    return next(v for v in range(1, 8) if np.array_equal(in_view(grid.ravel(), v), grid.T.ravel()))

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from tilecast.engine.board import SIZE, Board
-from tilecast.engine.infer import EMPTY_CLASS, Inferred, infer_play
+from tilecast.engine.infer import CLASSES, EMPTY_CLASS, Inferred, infer_play
 from tilecast.engine.lexicon import Lexicon
 from tilecast.entries import EVENTS, InputError, parse_entry
 from tilecast.observation import Observation
@@ -69,6 +69,11 @@ def watch(
     # also while replaying, so that a resumed run's reader stands where the unbroken run's did.
     votes = getattr(reader, "votes", None)  # (a scripted reader in a test has none)
     first = votes is not None and votes.max() < PINNED
+    # Later, the tiles' votes turn the view only where the board's words read as well in the
+    # new one: a face whose letters the network reads turned (a serif set, a mirrored feed)
+    # would otherwise move every recorded tile to another square mid-game.
+    lexicon = session.recorder.lexicon if votes is not None else None
+    held = None
     try:
         for index, time, frame in frames:
             replayed = index <= replay_until
@@ -77,7 +82,12 @@ def watch(
                 if not replayed:  # (a replayed frame's events were journaled or refused before)
                     _submit_event(session, event)
             reading = reader.read(frame)
+            if reading is not None and held is not None and reading.view != held \
+                    and lexicon is not None and words_read(reading.probs, lexicon) \
+                    < words_read(in_view(_cut(reading), held), lexicon):
+                reading = reader.hold(reading, held)
             if reading is not None:
+                held = reading.view
                 last = (index, time, reading.view)
                 probs = gate.feed(time, reading.motion, reading.probs)
                 view = reading.view
@@ -85,6 +95,7 @@ def watch(
                         and (probs[:, EMPTY_CLASS] < 0.5).sum() >= 2:
                     first = False
                     probs, view = _first_view(reader, reading, probs, session.recorder)
+                    held = view
                 if probs is not None and not replayed:
                     session.camera(Observation(probs, index, time, view, gate.emptied))
             if progress and total and (100 * (index + 1)) // total != (100 * index) // total:
@@ -112,8 +123,7 @@ def _first_view(reader: BoardReader, reading: Reading, probs: np.ndarray,
     when its play is one of words, or when no view's is (a view and its mirror turned a
     quarter read the same words: the tiles tell those apart); of several, the likeliest
     reading, then the votes, choose. The reader reads on in the view chosen."""
-    cut = np.empty_like(probs)
-    cut[reading.crop_of] = probs
+    cut = _cut(reading, probs)
 
     def play_in(view: int, lexicon: Lexicon | None) -> Inferred:
         seen = in_view(cut, view)
@@ -137,6 +147,27 @@ def _first_view(reader: BoardReader, reading: Reading, probs: np.ndarray,
         return probs, reading.view
     reader.adopt(best[2])
     return in_view(cut, best[2]), best[2]
+
+
+def _cut(reading: Reading, probs: np.ndarray | None = None) -> np.ndarray:
+    """A reading's squares (or `probs` in its board order) back in the cut's order."""
+    probs = reading.probs if probs is None else probs
+    cut = np.empty_like(probs)
+    cut[reading.crop_of] = probs
+    return cut
+
+
+def words_read(probs: np.ndarray, lexicon: Lexicon) -> int:
+    """How many of the board's words, read as the likeliest letters (runs of two or more tiles
+    along a row or column, none of them a blank), are in the lexicon."""
+    tiles = (probs[:, EMPTY_CLASS] < 0.5).reshape(SIZE, SIZE)
+    letters = np.array(list(CLASSES))[probs[:, :EMPTY_CLASS].argmax(1)].reshape(SIZE, SIZE)
+    found = 0
+    for grid, present in ((letters, tiles), (letters.T, tiles.T)):
+        for row, here in zip(grid, present, strict=True):
+            runs = "".join(c if t else " " for c, t in zip(row, here, strict=True)).split()
+            found += sum(len(w) > 1 and "?" not in w and w in lexicon for w in runs)
+    return found
 
 
 def _submit_event(session: Session, event: dict[str, Any]) -> None:

@@ -110,6 +110,12 @@ def in_view(cut: np.ndarray, view: int) -> np.ndarray:
     return np.rot90(grid, -k).reshape(cut.shape)
 
 
+def corners_1a(fix: np.ndarray, mirrored: bool, k: int) -> np.ndarray:
+    """The fix's corners (vision order) as 1A, 1O, 15O, 15A for a board turned k quarters."""
+    # The mirrored feed's corners go clockwise from the unmirrored frame's top-left.
+    return np.roll(fix[[1, 0, 3, 2]] if mirrored else fix, k, axis=0)
+
+
 def changed_squares(before: np.ndarray, after: np.ndarray) -> np.ndarray:
     """[225] bool: squares whose mean absolute grey-level change exceeds CHANGE."""
     diff = cv2.absdiff(before, after)
@@ -293,13 +299,9 @@ class BoardReader:
         probs[unseen] = np.eye(len(CLASSES), dtype=probs.dtype)[EMPTY]
         if self.votes.sum() >= MIN_VOTES:
             probs = turned_pairs(probs, self._orient, self.view)
-        order = np.asarray(corners, np.float32)
-        if mirrored:
-            # The mirrored feed's corners go clockwise from the unmirrored frame's top-left.
-            order = order[[1, 0, 3, 2]]
-        order = np.roll(order, k, axis=0)
-        return Reading(in_view(probs, self.view), motion, order, 90 * k, mirrored, self.view,
-                       np.asarray(corners, np.float32), in_view(np.arange(225), self.view))
+        fix = np.asarray(corners, np.float32)
+        return Reading(in_view(probs, self.view), motion, corners_1a(fix, mirrored, k), 90 * k,
+                       mirrored, self.view, fix, in_view(np.arange(225), self.view))
 
     def _classify(
         self,
@@ -348,6 +350,17 @@ class BoardReader:
         play): it stands unless the tiles later vote far more for another."""
         self.votes[view] = self.votes.max() + self.votes.sum() + 10 * VIEW_LEAD
         self.view = view
+
+    def hold(self, reading: Reading, view: int) -> Reading:
+        """The same frame's reading in `view`, which the reader adopts (the board's words read
+        in it, not in the view the tiles' votes just turned to). Only the squares' order
+        changes: the turned pairs stay as read, and are read the held way from the next frame."""
+        self.adopt(view)
+        cut = np.empty_like(reading.probs)
+        cut[reading.crop_of] = reading.probs
+        mirrored, k = self._orientation()
+        return Reading(in_view(cut, view), reading.motion, corners_1a(reading.fix, mirrored, k),
+                       90 * k, mirrored, view, reading.fix, in_view(np.arange(225), view))
 
     def _orientation(self) -> tuple[bool, int]:
         """Whether the feed is mirrored, and the quarter turns (counter-clockwise) of the board

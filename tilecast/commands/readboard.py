@@ -57,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
     if not args.json:
         print("\n".join(rows))
         return 0
-    confidence = reading.probs.max(axis=1).reshape(15, 15).round(3).tolist()
+    confidence = reading.probs.max(axis=1).astype(float).reshape(15, 15).round(3).tolist()
     json.dump(
         {
             "rows": rows,
