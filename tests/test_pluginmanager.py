@@ -9,10 +9,11 @@ import numpy as np
 import pytest
 
 from tilecast import hookspecs
+from tilecast.engine.game import new_game
 from tilecast.engine.infer import CLASSES
 from tilecast.engine.lexicon import Lexicon
 from tilecast.events import Alert, SessionInfo
-from tilecast.hookspecs import hookimpl
+from tilecast.hookspecs import StopRun, hookimpl
 from tilecast.observation import Observation
 from tilecast.pluginmanager import plugin_manager
 from tilecast.recorder import Recorder
@@ -151,3 +152,33 @@ def test_a_wrapper_plugin_hears_every_hook_the_session_fires(tmp_path, wespa, en
         "tilecast_board_committed",
         "tilecast_session_end",
     ]
+
+
+class Stops:
+    """Stops the run, in a plain implementation or in a wrapper before or after its yield."""
+
+    def __init__(self, where: str) -> None:
+        self.where = where
+
+    @hookimpl(wrapper=True)
+    def tilecast_alert(self, session, alert):
+        if self.where == "before":
+            raise StopRun("before")
+        result = yield
+        if self.where == "after":
+            raise StopRun("after")
+        return result
+
+    @hookimpl
+    def tilecast_session_end(self, session, game):
+        raise StopRun("plain")
+
+
+@pytest.mark.parametrize("where", ["before", "after", "plain"])
+def test_a_plugin_that_stops_the_run_is_not_swallowed_by_the_guard(where, wespa, english):
+    pm = plugin_manager(extra=[Stops(where)], entry_points=False)
+    with pytest.raises(StopRun, match=where):
+        if where == "plain":
+            pm.hook.tilecast_session_end(session=SESSION, game=new_game(wespa, english))
+        else:
+            alert(pm)

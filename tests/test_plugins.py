@@ -40,7 +40,7 @@ from tilecast.engine.rules import Rules
 from tilecast.engine.selfplay import self_play
 from tilecast.engine.tiles import TileSet
 from tilecast.events import Alert, SessionInfo
-from tilecast.hookspecs import hookimpl
+from tilecast.hookspecs import StopRun, hookimpl
 from tilecast.lexicons import load_lexicon
 from tilecast.pluginmanager import describe, plugin_manager
 from tilecast.plugins import alerts, annotation, broadcast, console
@@ -313,7 +313,7 @@ def test_annotation_keeps_the_old_record_when_a_write_fails(session, wespa, engl
         raise OSError("disk full")
 
     monkeypatch.setattr(os, "replace", broken)
-    with pytest.raises(OSError):
+    with pytest.raises(StopRun, match="cannot write the live record: disk full"):
         annotation.write_record(session, pass_turn(g))
     assert path.read_bytes() == before
     assert [p.name for p in path.parent.iterdir()] == [path.name]

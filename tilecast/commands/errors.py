@@ -30,12 +30,24 @@ def check_writable(option: str, path: Path) -> None:
         raise OutputError(f"{option} {path}: is a folder, not a file")
     if path.parent.exists() and not path.parent.is_dir():
         raise OutputError(f"{option} {path}: {path.parent} is not a folder")
+    _check_folder(option, path, path.parent)
+
+
+def check_folder(option: str, path: Path) -> None:
+    """An OutputError unless files can be made in the folder `path` (made if missing): an
+    out-dir nothing can be written in is found before the run, not as a traceback."""
+    if path.exists() and not path.is_dir():
+        raise OutputError(f"{option} {path}: is not a folder")
+    _check_folder(option, path, path)
+
+
+def _check_folder(option: str, named: Path, folder: Path) -> None:
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with tempfile.TemporaryFile(dir=path.parent):
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=folder):
             pass
     except OSError as exc:
-        raise OutputError(f"{option} {path}: cannot write there: {reason(exc)}") from None
+        raise OutputError(f"{option} {named}: cannot write there: {reason(exc)}") from None
 
 
 def reason(exc: Exception) -> str:
