@@ -30,24 +30,28 @@ def check_writable(option: str, path: Path) -> None:
         raise OutputError(f"{option} {path}: is a folder, not a file")
     if path.parent.exists() and not path.parent.is_dir():
         raise OutputError(f"{option} {path}: {path.parent} is not a folder")
-    _check_folder(option, path, path.parent)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=path.parent):
+            pass
+    except OSError as exc:
+        raise OutputError(f"{option} {path}: cannot write there: {reason(exc)}") from None
 
 
 def check_folder(option: str, path: Path) -> None:
-    """An OutputError unless files can be made in the folder `path` (made if missing): an
-    out-dir nothing can be written in is found before the run, not as a traceback."""
+    """An OutputError unless files can be made in the folder `path`, or in the nearest folder
+    above it that exists (the run makes the rest): an out-dir nothing can be written in is
+    found before the run, not as a traceback. Nothing is made here."""
     if path.exists() and not path.is_dir():
         raise OutputError(f"{option} {path}: is not a folder")
-    _check_folder(option, path, path)
-
-
-def _check_folder(option: str, named: Path, folder: Path) -> None:
+    there = next(p for p in (path.absolute(), *path.absolute().parents) if p.exists())
+    if not there.is_dir():
+        raise OutputError(f"{option} {path}: {there} is not a folder")
     try:
-        folder.mkdir(parents=True, exist_ok=True)
-        with tempfile.TemporaryFile(dir=folder):
+        with tempfile.TemporaryFile(dir=there):
             pass
     except OSError as exc:
-        raise OutputError(f"{option} {named}: cannot write there: {reason(exc)}") from None
+        raise OutputError(f"{option} {path}: cannot write there: {reason(exc)}") from None
 
 
 def reason(exc: Exception) -> str:
