@@ -2,7 +2,9 @@
 
 Annotators and the TD open `<out_dir>/<board>.gcg` at any time and find the record so far. Each
 write goes to a temporary file in the same folder that is flushed to disk and then renamed over
-the record, so a reader (or a crash) never sees half a file. A play after which the board holds
+the record, so a reader (or a crash) never sees half a file. A record that can no longer be
+written (the out-dir made read-only) stops the run (StopRun): it must not go on with the live
+record stuck at an earlier move. A play after which the board holds
 more of a letter than the set has (the camera read it clearly, so it was recorded as read) gets a
 #note saying so: other GCG tools refuse such a play, and the note tells the reader why it stands.
 """
@@ -15,7 +17,7 @@ from tilecast.engine.game import Game, Result, Turn
 from tilecast.engine.record import gcg_text
 from tilecast.events import SessionInfo
 from tilecast.files import write_atomic
-from tilecast.hookspecs import hookimpl
+from tilecast.hookspecs import StopRun, hookimpl
 
 
 def record_path(session: SessionInfo) -> Path:
@@ -28,8 +30,12 @@ def record_text(session: SessionInfo, game: Game) -> str:
 
 
 def write_record(session: SessionInfo, game: Game) -> Path:
+    """Write the record; StopRun, naming the file and why, when it cannot be written."""
     path = record_path(session)
-    write_atomic(path, record_text(session, game))
+    try:
+        write_atomic(path, record_text(session, game))
+    except OSError as exc:
+        raise StopRun(f"{path}: cannot write the live record: {exc.strerror or exc}") from exc
     return path
 
 

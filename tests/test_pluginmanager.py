@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import logging
-import types
+from importlib.metadata import EntryPoint
 
 import numpy as np
 import pytest
 
-from tilecast import hookspecs
+from tests.conftest import wrapper_of_every_hook
+from tilecast import hookspecs, pluginmanager
+from tilecast.engine.game import new_game
 from tilecast.engine.infer import CLASSES
 from tilecast.engine.lexicon import Lexicon
 from tilecast.events import Alert, SessionInfo
-from tilecast.hookspecs import hookimpl
+from tilecast.hookspecs import StopRun, hookimpl
 from tilecast.observation import Observation
 from tilecast.pluginmanager import plugin_manager
 from tilecast.recorder import Recorder
@@ -117,21 +119,6 @@ def test_hook_tracing_sees_the_sessions_calls(tmp_path, wespa, english):
     called = [line.split()[0] for line in lines if line.split()[1:2] == ["[hook]"]]
     assert called == ["tilecast_session_start", "tilecast_alert"]
 
-def wrapper_of_every_hook(seen: list[str]) -> object:
-    """A plugin with a `wrapper=True` implementation of every hook, noting each call."""
-
-    def wrapping(hook: str):
-        @hookimpl(wrapper=True, specname=hook)
-        def wrap():
-            seen.append(hook)
-            return (yield)
-
-        return wrap
-
-    hooks = [name for name in dir(hookspecs) if name.startswith("tilecast_")]
-    return types.SimpleNamespace(**{f"wrap_{hook}": wrapping(hook) for hook in hooks})
-
-
 def test_a_wrapper_plugin_hears_every_hook_the_session_fires(tmp_path, wespa, english):
     seen: list[str] = []
     pm = plugin_manager(extra=[wrapper_of_every_hook(seen)], entry_points=False)
@@ -151,3 +138,68 @@ def test_a_wrapper_plugin_hears_every_hook_the_session_fires(tmp_path, wespa, en
         "tilecast_board_committed",
         "tilecast_session_end",
     ]
+
+
+class Stops:
+    """Stops the run, in a plain implementation or in a wrapper before or after its yield."""
+
+    def __init__(self, where: str) -> None:
+        self.where = where
+
+    @hookimpl(wrapper=True)
+    def tilecast_alert(self, session, alert):
+        if self.where == "before":
+            raise StopRun("before")
+        result = yield
+        if self.where == "after":
+            raise StopRun("after")
+        return result
+
+    @hookimpl
+    def tilecast_session_end(self, session, game):
+        raise StopRun("plain")
+
+
+@pytest.mark.parametrize("where", ["before", "after", "plain"])
+def test_a_plugin_that_stops_the_run_is_not_swallowed_by_the_guard(where, wespa, english):
+    pm = plugin_manager(extra=[Stops(where)], entry_points=False)
+    with pytest.raises(StopRun, match=where):
+        if where == "plain":
+            pm.hook.tilecast_session_end(session=SESSION, game=new_game(wespa, english))
+        else:
+            alert(pm)
+
+
+ORDER: list[str] = []
+INSTALLED = Named("installed", ORDER)  # loaded through its entry point below
+
+
+def test_extra_plugins_hear_first_then_installed_ones_then_the_built_ins(monkeypatch):
+    """The order documented in docs/plugins.md (registered last, called first): a plugin
+    handed in (a test, the server's routes) can wrap or see before the installed ones, and
+    those before the built-ins."""
+    ORDER.clear()
+    found = [EntryPoint("installed", f"{__name__}:INSTALLED", hookspecs.PROJECT)]
+    monkeypatch.setattr(pluginmanager.metadata, "entry_points", lambda group: found)
+    monkeypatch.setattr(pluginmanager, "built_ins", lambda: [("built-in", Named("built-in",
+                                                                                  ORDER))])
+    alert(plugin_manager(extra=[Named("extra", ORDER)]))
+    assert ORDER == ["extra", "installed", "built-in"]
+
+
+def test_a_plugin_hears_of_an_entry_only_once_it_is_in_the_journal(tmp_path, wespa, english):
+    """Hooks fire after the journal holds the entry: a plugin that reads it finds it there."""
+    journal = tmp_path / "b1.journal.jsonl"
+    seen: list[int] = []
+
+    class ReadsTheJournal:
+        @hookimpl
+        def tilecast_move_recorded(self, session, game, turn):
+            seen.append(len(journal.read_text().splitlines()))
+
+    pm = plugin_manager(extra=[ReadsTheJournal()], entry_points=False)
+    info = SessionInfo("b1", ("Ann", "Bob"), "wespa", str(tmp_path))
+    session = Session(info, Recorder(wespa, english, Lexicon(["WINDY", "WIND"])), pm)
+    session.submit({"type": "play", "coord": "8D", "word": "WINDY"})
+    session.submit({"type": "pass"})
+    assert seen == [1, 2]

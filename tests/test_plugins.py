@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from flask import Flask
 
-from tests.test_pluginmanager import wrapper_of_every_hook
+from tests.conftest import listener_of_every_hook, wrapper_of_every_hook
 from tilecast import hookspecs, pluginmanager
 from tilecast.commands import plugins as plugins_command
 from tilecast.engine.board import Board, parse_coord
@@ -40,7 +40,7 @@ from tilecast.engine.rules import Rules
 from tilecast.engine.selfplay import self_play
 from tilecast.engine.tiles import TileSet
 from tilecast.events import Alert, SessionInfo
-from tilecast.hookspecs import hookimpl
+from tilecast.hookspecs import StopRun, hookimpl
 from tilecast.lexicons import load_lexicon
 from tilecast.pluginmanager import describe, plugin_manager
 from tilecast.plugins import alerts, annotation, broadcast, console
@@ -106,87 +106,15 @@ def hook_args(hook: str, session: SessionInfo, wespa, english) -> dict:
     }[hook]
 
 
-class Recorder:
-    """Implements every hook and keeps what each call received."""
-
-    def __init__(self) -> None:
-        self.calls: list[tuple[str, dict]] = []
-
-    def _got(self, hook: str, **kwargs) -> None:
-        self.calls.append((hook, kwargs))
-
-    @hookimpl
-    def tilecast_session_start(self, session, game):
-        self._got("tilecast_session_start", session=session, game=game)
-
-    @hookimpl
-    def tilecast_board_committed(self, session, board, rows, frame, time):
-        self._got(
-            "tilecast_board_committed",
-            session=session,
-            board=board,
-            rows=rows,
-            frame=frame,
-            time=time,
-        )
-
-    @hookimpl
-    def tilecast_clock(self, session, game, clocks):
-        self._got("tilecast_clock", session=session, game=game, clocks=clocks)
-
-    @hookimpl
-    def tilecast_move_recorded(self, session, game, turn):
-        self._got("tilecast_move_recorded", session=session, game=game, turn=turn)
-
-    @hookimpl
-    def tilecast_move_withdrawn(self, session, game, turn):
-        self._got("tilecast_move_withdrawn", session=session, game=game, turn=turn)
-
-    @hookimpl
-    def tilecast_blank_needs_letter(self, session, game, turn_index, square, options):
-        self._got(
-            "tilecast_blank_needs_letter",
-            session=session,
-            game=game,
-            turn_index=turn_index,
-            square=square,
-            options=options,
-        )
-
-    @hookimpl
-    def tilecast_record_changed(self, session, game, reason):
-        self._got("tilecast_record_changed", session=session, game=game, reason=reason)
-
-    @hookimpl
-    def tilecast_alert(self, session, alert):
-        self._got("tilecast_alert", session=session, alert=alert)
-
-    @hookimpl
-    def tilecast_game_ended(self, session, game, result):
-        self._got("tilecast_game_ended", session=session, game=game, result=result)
-
-    @hookimpl
-    def tilecast_session_end(self, session, game):
-        self._got("tilecast_session_end", session=session, game=game)
-
-    @hookimpl
-    def tilecast_server_routes(self, app):
-        self._got("tilecast_server_routes", app=app)
-
-
-def test_recorder_implements_every_hook_with_the_spec_argument_names():
-    for hook in HOOKS:
-        assert list(inspect.signature(getattr(Recorder, hook)).parameters)[1:] == spec_args(hook)
-
-
 @pytest.mark.parametrize("hook", HOOKS)
 def test_every_hook_reaches_plugins_with_its_arguments(hook, session, wespa, english):
-    recorder = Recorder()
+    calls: list[tuple[str, dict]] = []
     args = hook_args(hook, session, wespa, english)
     assert list(args) == spec_args(hook)
-    getattr(plugin_manager(extra=[recorder], entry_points=False).hook, hook)(**args)
-    assert len(recorder.calls) == 1
-    name, got = recorder.calls[0]
+    getattr(plugin_manager(extra=[listener_of_every_hook(calls)], entry_points=False).hook,
+            hook)(**args)
+    assert len(calls) == 1
+    name, got = calls[0]
     assert name == hook
     assert list(got) == spec_args(hook)
     assert all(got[k] is args[k] for k in args)
@@ -204,10 +132,11 @@ def test_built_in_plugins_take_every_hook_without_failing(hook, session, wespa, 
 
 @pytest.mark.parametrize("hook", HOOKS)
 def test_a_wrapper_plugin_receives_every_hook_beside_the_others(hook, session, wespa, english):
-    recorder, seen = Recorder(), []
-    pm = plugin_manager(extra=[recorder, wrapper_of_every_hook(seen)], entry_points=False)
+    calls, seen = [], []
+    pm = plugin_manager(extra=[listener_of_every_hook(calls), wrapper_of_every_hook(seen)],
+                        entry_points=False)
     getattr(pm.hook, hook)(**hook_args(hook, session, wespa, english))
-    assert seen == [hook] and [name for name, _ in recorder.calls] == [hook]
+    assert seen == [hook] and [name for name, _ in calls] == [hook]
 
 
 class Boom:
@@ -217,12 +146,13 @@ class Boom:
 
 
 def test_an_exception_in_one_plugin_does_not_stop_the_others(session, wespa, english, caplog):
-    before, after = Recorder(), Recorder()
-    pm = plugin_manager(extra=[before, Boom(), after, annotation], entry_points=False)
+    before, after = [], []
+    pm = plugin_manager(extra=[listener_of_every_hook(before), Boom(),
+                               listener_of_every_hook(after), annotation], entry_points=False)
     args = hook_args("tilecast_move_recorded", session, wespa, english)
     with caplog.at_level(logging.ERROR, logger="tilecast.pluginmanager"):
         pm.hook.tilecast_move_recorded(**args)
-    assert len(before.calls) == len(after.calls) == 1
+    assert len(before) == len(after) == 1
     assert annotation.record_path(session).exists()
     assert [r.exc_info[1].args for r in caplog.records] == [("boom",)]
 
@@ -313,7 +243,7 @@ def test_annotation_keeps_the_old_record_when_a_write_fails(session, wespa, engl
         raise OSError("disk full")
 
     monkeypatch.setattr(os, "replace", broken)
-    with pytest.raises(OSError):
+    with pytest.raises(StopRun, match="cannot write the live record: disk full"):
         annotation.write_record(session, pass_turn(g))
     assert path.read_bytes() == before
     assert [p.name for p in path.parent.iterdir()] == [path.name]

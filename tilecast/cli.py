@@ -9,6 +9,7 @@ import sys
 from typing import NoReturn
 
 from tilecast.commands.errors import UsageError
+from tilecast.hookspecs import StopRun
 from tilecast.journal import JournalError, JournalWriteError
 
 # Each module defines `register(subparsers)`, which adds its parser and sets `func`.
@@ -39,7 +40,7 @@ def main(argv: list[str] | None = None) -> int:
         status = int(args.func(args) or 0)
         sys.stdout.flush()
         return status
-    except JournalWriteError as exc:  # a failed run: what was recorded before stands
+    except (JournalWriteError, StopRun) as exc:  # a failed run: what was recorded stands
         print(f"tilecast {args.command}: {exc}", file=sys.stderr)
         return 1
     except (UsageError, JournalError) as exc:

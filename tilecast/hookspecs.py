@@ -21,6 +21,13 @@ hookspec = pluggy.HookspecMarker(PROJECT)
 hookimpl = pluggy.HookimplMarker(PROJECT)
 
 
+class StopRun(Exception):
+    """Raised by a plugin whose work the run cannot go on without (the built-in annotation
+    plugin, when the live record can no longer be written): the plugin manager's guard lets
+    it through, and the command stops with its message on one line and exit status 1. Anything
+    else a plugin raises is logged and the session goes on."""
+
+
 @hookspec
 def tilecast_session_start(session: SessionInfo, game: Game) -> None:
     """A session opened (fresh or resumed from its journal); `game` is its current state."""

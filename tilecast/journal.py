@@ -101,7 +101,15 @@ class Journal:
         self._fh = open(self.path, "ab")  # noqa: SIM115 - held open for the session
 
     def close(self) -> None:
-        self._fh.close()
+        """Close the file, written again first if it was removed since the last entry."""
+        try:
+            if os.fstat(self._fh.fileno()).st_nlink == 0:
+                self._restore()
+        except OSError as exc:
+            raise JournalWriteError(f"{self.path}: cannot write the journal again: "
+                                    f"{exc.strerror or exc}") from exc
+        finally:
+            self._fh.close()
 
 
 def _line(entry: dict[str, Any]) -> bytes:

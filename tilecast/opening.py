@@ -193,12 +193,14 @@ def annotate(
 ) -> Game:
     """Record a video (or folder of frames) offline, as fast as it reads, resuming from the
     journal in the spec's `out_dir`; write the GCG to `output` and return the game (a file
-    that stops decoding partway: the GCG of what was read, then SourceDamaged). `pm`
+    that stops decoding partway, or a plugin that stops the run: the GCG of what was read, then
+    SourceDamaged or hookspecs.StopRun). `pm`
     defaults to the built-in and installed plugins; `events` are the operator entries the
     camera cannot see (tilecast.watch.load_events); `tap` wraps the frame source (a benchmark
     times each frame)."""
     from tilecast.engine.record import gcg_text
     from tilecast.files import write_atomic
+    from tilecast.hookspecs import StopRun
     from tilecast.pluginmanager import plugin_manager
     from tilecast.vision.sources import SourceDamaged, frame_count
     from tilecast.watch import watch
@@ -209,15 +211,18 @@ def annotate(
     if tap is not None:
         source = tap(source)
     total = frame_count(spec.source)
-    damaged = None
+    stopped: Exception | None = None
     try:
         watch(board.session, reader, source, board.gate(), list(events), total, progress,
               board.replay_until)
-    except SourceDamaged as exc:
-        damaged = exc  # what was read before the damage is recorded all the same
-    board.session.close()
+    except (SourceDamaged, StopRun) as exc:
+        stopped = exc  # what was read before the damage is recorded all the same
+    try:
+        board.session.close()
+    except StopRun as exc:
+        stopped = stopped or exc
     game = board.session.game
     write_atomic(output, gcg_text(game, spec.players, spec.name, board.session.info.lexicon))
-    if damaged is not None:
-        raise damaged
+    if stopped is not None:
+        raise stopped
     return game

@@ -5,7 +5,8 @@ switched off by name, and a guard so one plugin cannot break another.
 Hooks are called the pluggy way, `pm.hook.tilecast_<name>(...)`, so wrappers (`wrapper=True`,
 `hookwrapper=True`), `tryfirst`/`trylast` and `pm.enable_tracing()` all work. pluggy itself stops
 a call at the first exception; the manager below swaps each implementation's function, as it is
-registered, for one that logs the plugin's exception and lets the call go on.
+registered, for one that logs the plugin's exception and lets the call go on. The one exception
+let through is `hookspecs.StopRun`, which a plugin raises on purpose to stop the run.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import Any
 import pluggy
 
 from tilecast import hookspecs
+from tilecast.hookspecs import StopRun
 from tilecast.plugins import alerts, annotation, broadcast, console
 
 log = logging.getLogger(__name__)
@@ -37,7 +39,8 @@ class GuardedPluginManager(pluggy.PluginManager):
 
 
 def _guard(impl: pluggy.HookImpl, hook: str) -> Callable[..., Any]:
-    """`impl.function`, logging instead of raising; a wrapper still yields exactly once."""
+    """`impl.function`, logging instead of raising (StopRun aside); a wrapper still yields
+    exactly once."""
     function = impl.function
 
     def failed() -> None:
@@ -46,6 +49,8 @@ def _guard(impl: pluggy.HookImpl, hook: str) -> Callable[..., Any]:
     def plain(*args: Any) -> Any:
         try:
             return function(*args)
+        except StopRun:
+            raise
         except Exception:
             failed()
             return None
@@ -54,6 +59,8 @@ def _guard(impl: pluggy.HookImpl, hook: str) -> Callable[..., Any]:
         inner = function(*args)
         try:
             next(inner)
+        except StopRun:
+            raise
         except Exception:  # failed before its yield: pass the call through untouched
             failed()
             return (yield)
@@ -62,6 +69,8 @@ def _guard(impl: pluggy.HookImpl, hook: str) -> Callable[..., Any]:
             inner.send(sent)
         except StopIteration as done:
             return done.value
+        except StopRun:
+            raise
         except Exception:
             failed()
             return sent

@@ -101,8 +101,10 @@ class Session:
 
     def close(self) -> None:
         """End the session (an out-play was settled when it was recorded, see _settle)."""
-        self._fire("session_end", game=self.game)
-        self.journal.close()
+        try:
+            self._fire("session_end", game=self.game)
+        finally:  # (a plugin that stops the run leaves the journal closed all the same)
+            self.journal.close()
 
 
 def _unrecorded(entry: dict[str, Any], exc: Exception, turn: int) -> dict[str, Any]:

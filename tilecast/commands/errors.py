@@ -38,6 +38,22 @@ def check_writable(option: str, path: Path) -> None:
         raise OutputError(f"{option} {path}: cannot write there: {reason(exc)}") from None
 
 
+def check_folder(option: str, path: Path) -> None:
+    """An OutputError unless files can be made in the folder `path`, or in the nearest folder
+    above it that exists (the run makes the rest): an out-dir nothing can be written in is
+    found before the run, not as a traceback. Nothing is made here."""
+    if path.exists() and not path.is_dir():
+        raise OutputError(f"{option} {path}: is not a folder")
+    there = next(p for p in (path.absolute(), *path.absolute().parents) if p.exists())
+    if not there.is_dir():
+        raise OutputError(f"{option} {path}: {there} is not a folder")
+    try:
+        with tempfile.TemporaryFile(dir=there):
+            pass
+    except OSError as exc:
+        raise OutputError(f"{option} {path}: cannot write there: {reason(exc)}") from None
+
+
 def reason(exc: Exception) -> str:
     """An exception's message without the errno and path decoration the caller already gives."""
     return exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)

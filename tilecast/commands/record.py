@@ -15,7 +15,8 @@ from tilecast.commands.args import (
     player_arg,
     positive,
 )
-from tilecast.commands.errors import ConfigError, check_writable
+from tilecast.commands.errors import ConfigError, check_folder, check_writable
+from tilecast.hookspecs import StopRun
 from tilecast.opening import OpenBoard, Spec, SpecError, annotate, open_board
 from tilecast.pluginmanager import plugin_manager
 from tilecast.watch import EventsFileError, load_events, watch
@@ -85,6 +86,7 @@ def run_annotate(args: argparse.Namespace) -> int:
 
     check_writable("-o", args.output)
     out_dir = args.out_dir or args.output.with_suffix(".tilecast")
+    check_folder("--out-dir", out_dir)
     journal = out_dir / f"{args.board}.journal.jsonl"
     if args.fresh and journal.exists():
         journal.unlink()
@@ -99,7 +101,7 @@ def run_annotate(args: argparse.Namespace) -> int:
                         progress=True)
     except SpecError as exc:
         raise _usage(exc) from None
-    except SourceDamaged as exc:
+    except (SourceDamaged, StopRun) as exc:
         print(f"tilecast annotate: {exc}; what was read is recorded in {args.output}",
               file=sys.stderr)
         return 1
@@ -115,6 +117,7 @@ def run_live(args: argparse.Namespace) -> int:
     from tilecast.vision.sources import SourceDamaged, SourceError
 
     out_dir = args.out_dir or Path("tilecast-out")
+    check_folder("--out-dir", out_dir)
     board = _open(board_spec(args, args.source, out_dir, args.realtime), args)
     session = board.session
     if session.recorder.lexicon is not None:
