@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from tests.test_recorder import probs_of, put
+from tests.conftest import probs_of, put
 from tilecast.engine import game as g
 from tilecast.engine.board import Board
 from tilecast.engine.tiles import TileSet
