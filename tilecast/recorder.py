@@ -71,14 +71,20 @@ class Recorder:
         other: `end` once a play has emptied its player's rack with the bag empty (the engine's
         tile count: the set, less the board, less the opponent's rack), settled under the
         profile's out-play procedure with the tiles not on the board as the opponent's rack;
-        else the next alert the record calls for (tilecast.checks)."""
+        `end` with both racks after the scoreless-turn limit when the tile count gives them
+        (else a `scoreless-end` alert asks for them); else the next alert the record calls
+        for (tilecast.checks)."""
         if self.game.phase == g.OUT:
             return {"type": "end", "source": "recorder"}
+        racks = g.known_racks(self.game) if self.game.phase == g.SCORELESS else None
+        if racks is not None:
+            return {"type": "end", "racks": list(racks), "source": "recorder"}
         return checks.due(self.game, self.rows, self.raised, players, *self.seen_at)
 
     def _reopenable(self) -> bool:
         """Whether the last action is the end the record implied: the out-play may still be
-        challenged, withdrawn or corrected, so what follows it is weighed without that end."""
+        challenged, withdrawn or corrected (and the racks it or the tile count settled
+        corrected), so what follows it is weighed without that end."""
         return bool(self.actions) and self.actions[-1] is self.settled
 
     def _reopened(self, handler, entry: dict[str, Any]) -> list[Note]:
