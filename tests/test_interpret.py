@@ -197,7 +197,7 @@ def test_a_recorded_blank_that_looks_like_its_square_is_not_a_disturbance(englis
 
 
 def test_a_withdrawal_is_seen_through_a_blank_and_a_tile_already_missing(english, wespa):
-    rec = recorder(english, wespa)
+    rec = recorder(english, wespa, Lexicon(["WINDY", "GALE"]))  # WE a phony: challenged off
     camera(rec, probs_of(put(Board(), "8D", "WINDY")))
     before = rec.game.board
     camera(rec, probs_of(before.without([(7, 7)])))  # the Y goes missing: alerted
@@ -380,17 +380,19 @@ def test_a_letter_the_set_does_not_have_is_read_as_the_next_likeliest(english, w
 def test_a_withdrawal_whose_last_square_half_reads_as_another_letter_is_still_one(
         english, wespa):
     # The centre star, its tile gone, reads 0.55 H and 0.35 empty: not the E that left.
-    rec = recorder(english, wespa)
+    # GALE is a phony here: only a phony is challenged off the board.
+    phonies = Lexicon(["WINDY"])
+    rec = recorder(english, wespa, phonies)
     camera(rec, probs_of(put(Board(), "8E", "GALE")))  # E on the star, 8H
     notes = camera(rec, probs_of(Board(), {(7, 7): {"H": 0.55, ".": 0.35, "E": 0.02}}))
     assert [n[0] for n in notes] == ["move_withdrawn"]
     # ... but a square that still reads as its own tile keeps the play on the board
-    rec = recorder(english, wespa)
+    rec = recorder(english, wespa, phonies)
     camera(rec, probs_of(put(Board(), "8E", "GALE")))
     notes = camera(rec, probs_of(Board(), {(7, 7): {"E": 0.55, ".": 0.35}}))
     assert "move_withdrawn" not in [n[0] for n in notes]
     # ... and so does a blank (which looks much like its square) unless surely gone
-    rec = recorder(english, wespa)
+    rec = recorder(english, wespa, phonies)
     camera(rec, probs_of(put(Board(), "8E", "GALe")))
     notes = camera(rec, probs_of(Board(), {(7, 7): {"?": 0.3, ".": 0.35, "A": 0.35}}))
     assert "move_withdrawn" not in [n[0] for n in notes]

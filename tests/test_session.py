@@ -217,3 +217,34 @@ def test_a_seeded_misreading_held_over_a_turn_costs_no_play(tmp_path, english, w
     assert seeded.game.scores == clean.game.scores
     kinds = [e.get("kind") or e["type"] for e in seeded.journal.entries]
     assert "play-deleted" in kinds and "correct" in kinds  # journaled, and the TD told
+
+
+@pytest.mark.parametrize("misread", [("G7", "A."), ("D7", "A.")])
+def test_a_seeded_misreading_gone_by_the_next_reading_costs_no_play(tmp_path, english, wespa,
+                                                                     misread):
+    """A hand over the board read as a lone A (AD above WINDY's D, or AW above its W) right
+    after WINDY: the record gives it the second player's turn, and the next reading shows
+    the square empty. Its words are in the lexicon and were read as recorded, so no challenge
+    took it off: a journaled correction deletes it rather than a withdrawal costing that
+    player the turn, and every later play stays with its player and score."""
+    windy = put(Board(), "8D", "WINDY")
+    gale = put(windy, "7C", "GALE")
+    awe = put(gale, "D7", "A.E")
+
+    def session(name):
+        return Session(SessionInfo(name, ("A", "B"), "wespa", str(tmp_path / name)),
+                       Recorder(wespa, english, LEX), plugin_manager(entry_points=False))
+
+    clean, seeded = session("clean"), session("seeded")
+    for board in (windy, gale, awe):
+        clean.camera(Observation(probs_of(board), 0, 1.0))
+    for board in (windy, put(windy, *misread), windy, gale, awe):
+        seeded.camera(Observation(probs_of(board), 0, 1.0))
+    assert [(t.player, t.word, t.score) for t in seeded.game.turns] == [
+        (t.player, t.word, t.score) for t in clean.game.turns]
+    kinds = [e.get("kind") or e["type"] for e in seeded.journal.entries]
+    assert "play-deleted" in kinds and "correct" in kinds and "withdraw" not in kinds
+    # ... and the journal resumes to the same record
+    seeded.journal.close()
+    again = session("seeded")
+    assert again.game.turns == seeded.game.turns

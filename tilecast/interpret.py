@@ -137,6 +137,10 @@ def read(record: Record, probs: Probs, time: float, follow_on: bool = False,
         if taken & set(change.removed) \
                 and taken <= set(change.removed) | _read_empty(last.placed, probs) \
                 and set(change.removed) - taken <= set(memory.removed):
+            if _never_played(record, last):
+                return _deleted(record, len(record.actions) - 1, last, len(game.turns),
+                                time, "its tiles are gone, and its words, read as recorded, "
+                                "are no phony to challenge off"), memory
             return [{"type": "withdraw", "source": "camera", "time": time}], memory
         phantom = _phantom(record, change, probs, time)
         if phantom:
@@ -230,13 +234,38 @@ def _phantom(record: Record, change: Change, probs: Probs, time: float) -> list[
             fold(rules, tileset, actions[:index] + actions[index + 1:])
         except ActionError:
             continue  # a later play leans on its tiles: the TD must sort it out
-        why = (f"{turn.coord} {turn.word} (turn {before + 1}) removed from the record: its "
-               "tiles are gone while later plays stand, so it was a misreading")
-        alert = _alert("play-deleted", why, "warning", len(record.game.turns), time)
-        alert["data"] = {"removed": [list(sq) for sq in sorted(placed)]}
-        return [alert, {"type": "correct", "op": "delete", "index": index, "reason": why,
-                        "source": "camera", "time": time}]
+        return _deleted(record, index, turn, before + 1, time, "its tiles are gone while "
+                        "later plays stand")
     return []
+
+
+def _never_played(record: Record, last: g.Turn) -> bool:
+    """Whether the last play, its tiles now all gone, can have been no turn: its words are in
+    the lexicon and the camera's last reading showed its tiles as recorded (no letter mended
+    into a word), so no challenge can have taken it off. The camera misread something (a hand
+    or a rack at the board's edge) or the player took the tiles back before ending the turn;
+    either way, a withdrawal would give every later play to the wrong player."""
+    lexicon, rows = record.lexicon, record.rows
+    if lexicon is None or not rows or record.game.turns[-1] is not last \
+            or record.actions[-1]["type"] != "play":
+        return False
+    shown = all(rows[p.row][p.col] == ("?" if p.tile.blank else p.tile.letter)
+                for p in last.placed)
+    return shown and all(word.text in lexicon for word in last.words)
+
+
+def _deleted(record: Record, index: int, turn: g.Turn, number: int, time: float, why: str
+             ) -> list[Entry]:
+    """Action `index`, the play that made turn `number` (from 1), deleted from the record as
+    a misreading by a journaled correction with an alert, so that the later plays go back to
+    their players."""
+    why = f"{turn.coord} {turn.word} (turn {number}) removed from the record: {why}, so it " \
+          "was a misreading"
+    alert = _alert("play-deleted", why, "warning", len(record.game.turns), time)
+    alert["data"] = {"removed": [list(sq) for sq in sorted((p.row, p.col)
+                                                          for p in turn.placed)]}
+    return [alert, {"type": "correct", "op": "delete", "index": index, "reason": why,
+                    "source": "camera", "time": time}]
 
 
 def _amended(record: Record, change: Change, raw: Probs, time: float) -> list[Entry]:
