@@ -32,6 +32,10 @@ REOPENING = frozenset({"pass", "withdraw", "challenge", "end", "correct", "blank
 
 @dataclass
 class Recorder:
+    """One game's record. Every field past the lexicon is set only by `apply`, so replaying the
+    journal restores it; what a camera reading calls for is `interpret`'s answer, applied only
+    once the session has journaled it."""
+
     rules: Rules
     tileset: TileSet
     lexicon: Lexicon | None = None
