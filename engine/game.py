@@ -247,6 +247,17 @@ def racks_left(game: Game) -> str:
     return "".join(sorted(unseen(game).elements()))
 
 
+def known_racks(game: Game) -> tuple[str, str] | None:
+    """Both racks when the tile count alone gives them: the bag is empty and every tile not on
+    the board is the same face, so however they are split each rack is known. None otherwise
+    (then only the players can say)."""
+    left = unseen(game)
+    if game.bag or len(left) > 1 or sum(left.values()) != sum(game.rack_sizes):
+        return None
+    face = next(iter(left), "")
+    return face * game.rack_sizes[0], face * game.rack_sizes[1]
+
+
 def out_player(game: Game) -> int | None:
     """The player whose rack is empty, once someone has played out."""
     return game.rack_sizes.index(0) if 0 in game.rack_sizes else None

@@ -1,5 +1,6 @@
 """Shared test fixtures and helpers: the shipped English set and profiles, the ../shared corpus,
-and plugins that take every hook."""
+plugins that take every hook, and the boards and camera readings the recorder, interpretation
+and session tests build."""
 
 from __future__ import annotations
 
@@ -11,10 +12,16 @@ import pytest
 
 from tilecast import hookspecs
 from tilecast.config import load_profile, load_tileset
+from tilecast.engine.board import parse_coord
+from tilecast.engine.infer import CLASSES, EMPTY_CLASS
+from tilecast.engine.lexicon import Lexicon
+from tilecast.engine.play import placements_for
 from tilecast.hookspecs import hookimpl
+from tilecast.recorder import Recorder
 
 HOOKS = sorted(name for name in dir(hookspecs) if name.startswith("tilecast_"))
 
+LEX = Lexicon(["WINDY", "GALE", "AWE", "WE", "AW", "GAL", "AD", "CAT"])
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 
 
@@ -81,3 +88,38 @@ def listener_of_every_hook(calls: list[tuple[str, dict]]) -> object:
         return hookimpl(specname=hook)(listen)
 
     return types.SimpleNamespace(**{f"on_{hook}": listening(hook) for hook in HOOKS})
+def probs_of(board, over=None):
+    """A sharp reading of `board`, with `over` overriding squares: {(r, c): {class: p}}."""
+    import numpy as np
+
+    p = np.zeros((225, len(CLASSES)))
+    for i in range(225):
+        tile = board.at(*divmod(i, 15))
+        p[i, EMPTY_CLASS if tile is None else CLASSES.index("?" if tile.blank else tile.letter)] = 1
+    for (r, c), reading in (over or {}).items():
+        p[r * 15 + c] = [reading.get(ch, 0.0) for ch in CLASSES]
+    return p
+
+
+def put(board, coord, word):
+    """The board with `word` played at `coord`."""
+    placed = placements_for(board, parse_coord(coord), word)
+    return board.with_tiles((q.row, q.col, q.tile) for q in placed)
+
+
+def recorder(english, wespa, lexicon=LEX):
+    """A recorder for a fresh game under `wespa` with the English set."""
+    return Recorder(wespa, english, lexicon)
+
+
+def camera(rec, probs):
+    """A committed reading as the session feeds it: its moves, then the board as read, with the
+    memory of alerts the interpretation gave."""
+    entries, memory = rec.interpret(probs.tolist(), 1.0)
+    notes = []
+    for entry in entries:
+        notes += rec.apply(entry)
+    top = probs.argmax(axis=1)
+    rows = ["".join(CLASSES[k] for k in top[r * 15:(r + 1) * 15]) for r in range(15)]
+    rec.apply({"type": "board", "rows": rows, "alerted": memory.as_json()})
+    return notes

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from tests.test_recorder import probs_of, put
+from tests.conftest import probs_of, put
 from tilecast.engine import game as g
 from tilecast.engine.board import Board
 from tilecast.engine.tiles import TileSet
@@ -136,3 +136,58 @@ def test_an_operator_end_after_the_records_own_changes_nothing(tmp_path, wespa):
     final = s.game
     s.submit({"type": "end"})
     assert s.game.scores == final.scores and s.game.turns == final.turns
+
+
+# Twelve tiles, T and A: after TTT and TTT (or TT) the bag is empty and the racks hold the rest.
+TA = TileSet("ta", {"T": 6, "A": 6}, {"T": 1, "A": 2})
+RACK_LINE = re.compile(r">Player([12]): [A-Z?]* \(([A-Z?]+)\) (-\d+) (-?\d+)")
+
+
+def scoreless_session(tmp_path, wespa, second):
+    """Six passes after 8G TTT and G9 `second`: the scoreless-turn limit, bag empty."""
+    spy = Ended()
+    info = SessionInfo("b1", ("Player 1", "Player 2"), "wespa", str(tmp_path))
+    s = Session(info, Recorder(wespa, TA, None),
+                plugin_manager([annotation, spy], entry_points=False))
+    s.submit({"type": "play", "coord": "8G", "word": "TTT"})
+    s.submit({"type": "play", "coord": "G9", "word": second})
+    for _ in range(wespa.scoreless_turns):
+        s.submit({"type": "pass"})
+    return s, spy
+
+
+def ended_everywhere(tmp_path, s, spy, racks):
+    """The result reached the hook, the GCG (each player's own rack deducted) and the board's
+    public state."""
+    from tilecast.plugins.broadcast import public_state
+
+    assert s.game.phase == g.OVER and len(spy.results) == 1
+    assert spy.results[0] == g.result(s.game)
+    deducted = [(t.player, t.tiles, t.score) for t in s.game.turns if t.kind == "rack"]
+    assert deducted == [(i, racks[i], -TA.rack_value(racks[i])) for i in (0, 1)]
+    lines = (tmp_path / "b1.gcg").read_text().splitlines()
+    found = [RACK_LINE.fullmatch(x) for x in lines if RACK_LINE.fullmatch(x)]
+    assert [(int(m[1]) - 1, m[2], int(m[3]), int(m[4])) for m in found] == [
+        (i, racks[i], -TA.rack_value(racks[i]), s.game.scores[i]) for i in (0, 1)]
+    state = public_state(s.info, s.game)
+    assert state["phase"] == g.OVER and state["result"]["scores"] == list(s.game.scores)
+
+
+def test_six_scoreless_turns_end_the_game_when_the_tile_count_gives_the_racks(tmp_path, wespa):
+    s, spy = scoreless_session(tmp_path, wespa, "TTT")  # the six tiles left are all A
+    ended_everywhere(tmp_path, s, spy, ("AAA", "AAA"))
+    ends = [e for e in journal(tmp_path) if e["type"] == "end"]
+    assert [(e["racks"], e["source"]) for e in ends] == [(["AAA", "AAA"], "recorder")]
+    assert not [e for e in journal(tmp_path) if e.get("kind") == "scoreless-end"]
+    final, lines = s.game, len(journal(tmp_path))
+    s.close()
+    again = Session(s.info, Recorder(wespa, TA, None), plugin_manager(entry_points=False))
+    assert again.game.turns == final.turns and len(journal(tmp_path)) == lines
+
+
+def test_six_scoreless_turns_ask_for_racks_the_tile_count_cannot_split(tmp_path, wespa):
+    s, spy = scoreless_session(tmp_path, wespa, "TT")  # AAAAAAT left: whose is the T?
+    assert s.game.phase == g.SCORELESS and spy.results == []
+    assert [e["kind"] for e in journal(tmp_path) if e["type"] == "alert"] == ["scoreless-end"]
+    s.submit({"type": "end", "racks": ["AAA", "AAAT"]})
+    ended_everywhere(tmp_path, s, spy, ("AAA", "AAAT"))

@@ -2,8 +2,9 @@
 
 import pytest
 
+from tests.conftest import put
 from tilecast.engine.board import Board, parse_coord
-from tilecast.engine.infer import CLASSES, EMPTY_CLASS, board_change, infer_play
+from tilecast.engine.infer import CLASSES, EMPTY_CLASS, board_change, infer_play, line_groups
 from tilecast.engine.lexicon import Lexicon
 from tilecast.engine.play import placements_for
 
@@ -88,3 +89,10 @@ def test_removed_and_misread_tiles_are_seen(english):
     probs = probs_for(Board(), {(7, 6): {"C": 1.0}, (7, 7): {"O": 0.97, "A": 0.03}})
     change = board_change(board, probs)
     assert change.removed == ((7, 8),) and change.misread == ((7, 7),) and not change.added
+
+
+def test_line_groups_split_runs_at_empty_squares():
+    board = put(Board(), "8D", "WINDY")
+    groups = {tuple(g) for g in line_groups(board, [(6, 3), (6, 4), (6, 9), (8, 3)])}
+    assert ((6, 3), (6, 4)) in groups and ((6, 9),) in groups
+    assert ((6, 3), (7, 3), (8, 3))[::2] in groups  # joined through the W of WINDY

@@ -1,6 +1,7 @@
 """What the record by itself gives the TD cause to look at: a player lost on time, a board (as
 read or as recorded) holding more of a letter than the set has, an out-play bonus that such a
-board puts in doubt, and six scoreless turns, which end the game once both racks are entered.
+board puts in doubt, and six scoreless turns whose racks the tile count does not give (the
+recorder settles those it does), which end the game once both racks are entered.
 
 Decided from the record alone and journaled as alert entries like any other, so each is raised
 once (once per game, or once each time a letter goes over), also across restarts: what was

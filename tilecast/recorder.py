@@ -1,56 +1,30 @@
-"""The record of one game, rebuilt from journal entries: camera commits and operator input.
+"""The record of one game, whose state is derived only from the journal entries applied to it:
+camera commits (as tilecast.interpret turns them into entries) and operator input.
 
 The game is a fold of `actions` (plays, passes, exchanges, withdrawals, challenges, end, time)
-over engine functions, so a correction anywhere (an inserted pass, a renamed blank, a fixed
-misread) just edits the list and recomputes every score. Each call returns the notifications the
-session should send to plugins, after the entry is safely journaled.
+over engine functions (tilecast.engine.actions), so a correction anywhere (an inserted pass, a
+renamed blank, a fixed misread) just edits the list and recomputes every score. Each call to
+`apply` returns the notifications the session should send to plugins, after the entry is safely
+journaled; replaying a journal's entries, or any prefix of them, gives the same state again.
 """
 
 from __future__ import annotations
 
-import math
-from collections import Counter
-from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
-from tilecast import checks
+from tilecast import checks, interpret
 from tilecast.engine import game as g
-from tilecast.engine.actions import ActionError, apply_action, fold
-from tilecast.engine.board import SIZE, Board, parse_coord, square_name
-from tilecast.engine.infer import (
-    BLANK_CLASS,
-    CLASSES,
-    EMPTY_CLASS,
-    Change,
-    Inferred,
-    Probs,
-    board_change,
-    expected_class,
-    infer_play,
-    line_groups,
-    name_blanks,
-    notation,
-)
+from tilecast.engine.actions import ActionError, fold
+from tilecast.engine.board import parse_coord, square_name
+from tilecast.engine.infer import Probs
 from tilecast.engine.lexicon import Lexicon
-from tilecast.engine.movegen import blank_letters, likeliest_blanks
-from tilecast.engine.play import over_counted
 from tilecast.engine.rules import Rules
-from tilecast.engine.tiles import BLANK, TileSet
+from tilecast.engine.tiles import TileSet
 from tilecast.entries import InputError
 from tilecast.events import Alert
 
 Note = tuple[str, dict[str, Any]]  # (hook name without the tilecast_ prefix, arguments)
-# A lexicon word is preferred to the camera's best reading unless that reading is more than
-# 1 / PHONY_ODDS times as probable; then it is recorded as read, a possible phony.
-PHONY_ODDS = 0.01
-STRAY_FLOOR = 0.001  # a play may leave new squares out only if they are this likely empty
-STRAY_ODDS = 0.02  # odds that a square surely read as a tile, off the play's line, is none
-SURE_TILE = 0.9  # tile probability of every square of a play read after another in one reading
-BLANK_ALONE = 0.1  # odds of a play of blanks alone, against one with letters
-ORDER_GAP = 0.5  # seconds between two plays' laying that puts them in order
-BLANK_GONE = 0.97  # a recorded blank counts as taken away only when this surely empty
-BLANK_ODDS = 0.2  # game base rate of blanks over the classifier's training rate (see blank_prior)
 # Entries that may follow an out-play before its end is final: a challenge, a withdrawal, a
 # failed double challenge's pass, a correction or a named blank, or the operator's own `end`.
 REOPENING = frozenset({"pass", "withdraw", "challenge", "end", "correct", "blank"})
@@ -58,13 +32,16 @@ REOPENING = frozenset({"pass", "withdraw", "challenge", "end", "correct", "blank
 
 @dataclass
 class Recorder:
+    """One game's record. Every field past the lexicon is set only by `apply`, so replaying the
+    journal restores it; what a camera reading calls for is `interpret`'s answer, applied only
+    once the session has journaled it."""
+
     rules: Rules
     tileset: TileSet
     lexicon: Lexicon | None = None
     actions: list[dict[str, Any]] = field(default_factory=list)
     game: g.Game = field(init=False)
-    disturbed: tuple = ()  # the last disturbance alerted, so a still board is not re-alerted
-    removed: tuple = ()  # recorded squares last alerted as no longer seen
+    memory: interpret.Memory = interpret.Memory()  # what the camera's readings alerted
     rows: tuple = ()  # the camera's top label of each square at its last journaled reading
     # (the last play's action, the rows of the first reading journaled after it)
     play_rows: tuple = (None, ())
@@ -98,14 +75,20 @@ class Recorder:
         other: `end` once a play has emptied its player's rack with the bag empty (the engine's
         tile count: the set, less the board, less the opponent's rack), settled under the
         profile's out-play procedure with the tiles not on the board as the opponent's rack;
-        else the next alert the record calls for (tilecast.checks)."""
+        `end` with both racks after the scoreless-turn limit when the tile count gives them
+        (else a `scoreless-end` alert asks for them); else the next alert the record calls
+        for (tilecast.checks)."""
         if self.game.phase == g.OUT:
             return {"type": "end", "source": "recorder"}
+        racks = g.known_racks(self.game) if self.game.phase == g.SCORELESS else None
+        if racks is not None:
+            return {"type": "end", "racks": list(racks), "source": "recorder"}
         return checks.due(self.game, self.rows, self.raised, players, *self.seen_at)
 
     def _reopenable(self) -> bool:
         """Whether the last action is the end the record implied: the out-play may still be
-        challenged, withdrawn or corrected, so what follows it is weighed without that end."""
+        challenged, withdrawn or corrected (and the racks it or the tile count settled
+        corrected), so what follows it is weighed without that end."""
         return bool(self.actions) and self.actions[-1] is self.settled
 
     def _reopened(self, handler, entry: dict[str, Any]) -> list[Note]:
@@ -290,9 +273,7 @@ class Recorder:
         """An audit copy of what the camera read (its moves are journaled apart), with what the
         recorder had alerted so far, so that a resumed run goes on exactly as this one would."""
         if "alerted" in e:
-            added, removed, missing = e["alerted"]
-            self.disturbed = (_squares(added), _squares(removed)) if added or removed else ()
-            self.removed = _squares(missing)
+            self.memory = interpret.Memory.from_json(e["alerted"])
         self.rows = tuple(e.get("rows") or ())
         self.seen_at = (e.get("time"), e.get("frame"))
         # a letter alerted as too many that this reading no longer shows over is alerted anew
@@ -303,564 +284,29 @@ class Recorder:
             self.play_rows = (last, self.rows)
         return []
 
-    def alerted(self) -> list[list[list[int]]]:
-        """What _on_board restores: the last disturbance alerted and the tiles alerted gone."""
-        added, removed = self.disturbed or ((), ())
-        return [[list(sq) for sq in part] for part in (added, removed, self.removed)]
-
     # -- camera --------------------------------------------------------------------------
 
-    def read_board(
-        self, probs: Probs, time: float, follow_on: bool = False, emptied: Any = None
-    ) -> list[dict[str, Any]]:
-        """Turn a committed camera reading into journal entries to append (not yet applied).
-
-        emptied: per square, when the camera last saw it empty (or None): of two clear plays
-        in one reading, the one laid first is recorded first.
-
-        follow_on: the reading has already given a play, now recorded; what else it shows
-        is the next play only if it is clear (every new square surely a tile, one play of
-        lexicon words): the camera missed the still moment between two turns, which happens
-        when the next player lays tiles down at once. Anything less clear gives nothing.
+    def interpret(self, probs: Probs, time: float, follow_on: bool = False, emptied: Any = None,
+                  memory: interpret.Memory | None = None
+                  ) -> tuple[list[dict[str, Any]], interpret.Memory]:
+        """The entries a committed camera reading calls for (tilecast.interpret.read), and the
+        alerts' memory after it, which the board entry that follows journals. `memory`: the
+        one an earlier interpretation of the same reading gave (default: the record's own).
 
         After an out-play the record implied the end of, the reading is weighed against the
         game before that end: the out-play may yet be taken back.
         """
-        if not self._reopenable():
-            return self._read(probs, time, follow_on, emptied)
-        saved = self.actions, self.game
-        self._commit(self.actions[:-1])
-        try:
-            return self._read(probs, time, follow_on, emptied)
-        finally:
-            self.actions, self.game = saved
-
-    def _read(self, probs: Probs, time: float, follow_on: bool, emptied: Any
-              ) -> list[dict[str, Any]]:
-        game = self.game
-        raw, probs = probs, blank_prior(probs, game.board)
-        change = _doubting_blanks(board_change(game.board, probs), game.board, probs)
-        if change.none or game.phase == g.OVER:
-            return []
-        last = game.last_play
-        amended = self._amended(change, raw, time)
-        if amended:
-            return amended
-        alerts: list[dict[str, Any]] = []
-        if change.removed:
-            # The last play taken back is a withdrawn phony, whatever stray squares read too,
-            # and whatever was already missing before.
-            taken = {(p.row, p.col) for p in last.placed} if last else set()
-            if taken & set(change.removed) \
-                    and taken <= set(change.removed) | _read_empty(last.placed, probs) \
-                    and set(change.removed) - taken <= set(self.removed):
-                return [{"type": "withdraw", "source": "camera", "time": time}]
-            phantom = self._phantom(change, probs, time)
-            if phantom:
-                return phantom
-            if change.added and _moved(change.removed, change.added):
-                # Tiles knocked a square or so aside: a disturbance, not a play.
-                return self._disturbed(change, time, "tiles moved")
-            # Older tiles gone: the TD is told (once), the record keeps them, and new tiles
-            # are still read as plays, so one disturbance never stops the recording.
-            if change.removed != self.removed:
-                self.removed = change.removed
-                where = " ".join(square_name(*sq) for sq in change.removed)
-                why = f"recorded tiles no longer seen: {where}"
-                alert = _alert("board-disturbed", why, "violation", len(game.turns), time)
-                alert["data"] = {"removed": [list(sq) for sq in change.removed]}
-                alerts.append(alert)
-        else:
-            self.removed = ()
-        if not change.added or game.phase != g.PLAYING:
-            return alerts
-        if follow_on and any(
-            _empty(probs, r, c) > 1.0 - SURE_TILE for r, c in change.added
-        ):
-            return []
-        reading, note = self._best_reading(probs, change.added, time,
-                                           None if follow_on else emptied)
-        if follow_on and (reading is None or note or any(
-            (p.row, p.col) not in change.added for p in reading.placed  # a gap filled
-        )):
-            return []
-        if note is None:  # doubtful readings, no play: the next reading will tell
-            return alerts
-        uncounted = False
-        if reading is None:
-            # Maybe only the set's letter counts stand against what the camera reads: an
-            # earlier misreading spent the letter. Then the play is recorded as read and the
-            # TD told; dropping it would give every later play to the wrong player.
-            reading, note = self._best_reading(probs, change.added, time, emptied, counted=False)
-            uncounted = reading is not None and note is not None
-            if uncounted:
-                over = over_counted(game.board, reading.placed, self.tileset)
-                what = ", ".join("a blank" if f == BLANK else f for f in over)
-                why = (f"{reading.coord} {reading.word}: the camera clearly reads "
-                       f"{what}, but the set has no more; recorded as read (an "
-                       "earlier play is probably misread)")
-                note.append(_alert("too-many-of-letter", why, "warning", len(game.turns), time))
-                note[-1]["data"] = {"letters": list(over)}
-        if reading is None or note is None:
-            why = self._infer(probs, change.added).reason
-            return alerts + self._disturbed(
-                change, time, f"not a legal play ({why})", kind="illegal-play"
-            )
-        self.disturbed = ()
-        entry = {
-            "type": "play",
-            "source": "camera",
-            "time": time,
-            "coord": str(reading.coord),
-            "word": reading.word,
-            "probability": round(reading.probability, 4),
-        }
-        if any(p.tile.blank for p in reading.placed):
-            entry["blank_options"] = [list(o) for o in reading.blank_options]
-        if uncounted:
-            entry["uncounted"] = True
-        return alerts + note + [entry]
-
-    def _phantom(self, change: Change, probs: Probs, time: float) -> list[dict[str, Any]]:
-        """An earlier play all of whose tiles are now surely gone, while the plays after it
-        stand, was never played: the camera held a misreading for a while (a hand or a rack
-        at the board's edge read as tiles) and the record gave it a turn. It is deleted from
-        the record by a journaled correction, with an alert, when the record stands without
-        it, so that the later plays go back to their players. Tiles never leave the board
-        once the next turn has begun, so nothing else explains them all gone."""
-        gone = set(change.removed)
-        game = g.new_game(self.rules, self.tileset)
-        for index, action in enumerate(self.actions):
-            before = len(game.turns)
-            game = apply_action(game, action)
-            if action["type"] != "play" or index == len(self.actions) - 1:
-                continue
-            turn = game.turns[before]
-            placed = {(p.row, p.col): p.tile for p in turn.placed}
-            if not placed or not set(placed) <= gone or gone - set(placed) - set(self.removed):
-                continue
-            if any(_empty(probs, r, c) < (BLANK_GONE if tile.blank else SURE_TILE)
-                   for (r, c), tile in placed.items()):
-                continue
-            try:
-                self.rebuild(self.actions[:index] + self.actions[index + 1:])
-            except InputError:
-                continue  # a later play leans on its tiles: the TD must sort it out
-            why = (f"{turn.coord} {turn.word} (turn {before + 1}) removed from the record: its "
-                   "tiles are gone while later plays stand, so it was a misreading")
-            alert = _alert("play-deleted", why, "warning", len(self.game.turns), time)
-            alert["data"] = {"removed": [list(sq) for sq in sorted(placed)]}
-            return [alert, {"type": "correct", "op": "delete", "index": index, "reason": why,
-                            "source": "camera", "time": time}]
-        return []
-
-    def _amended(self, change: Change, raw: Probs, time: float) -> list[dict[str, Any]]:
-        """The last play changed before the next turn (tiles slid, swapped, added or taken
-        back while its player still thinks: the clock that ends a turn is out of view),
-        replaced by what the board shows now when that is another play of lexicon words
-        through every tile of it still there and none taken away (stray readings elsewhere
-        aside), on the board as it was before. Taking every tile back is a withdrawal and
-        moving older tiles a disturbance, so neither is an amendment. `raw`: the camera's
-        probabilities, before blank_prior."""
-        game, last = self.game, self.game.last_play
-        if last is None or game.turns[-1] is not last or self.actions[-1]["type"] != "play":
-            return []
-        taken = {(p.row, p.col) for p in last.placed}
-        gone = set(change.removed)
-        # Tiles the camera now reads otherwise than at its last reading: a record that
-        # already differs from the camera (letters the lexicon or the operator mended) is
-        # no change on the board. One such tile is more likely a misreading than a change.
-        other = [
-            (r, c) for r, c in taken - gone if self.rows and _top(raw, r, c) != self.rows[r][c]
-        ]
-        # New tiles in line with the play that the camera already read, as now, in the
-        # reading that recorded the play (left out then as doubtful), and now surely reads
-        # as tiles: it was laid with them, phony or not. Not blanks: a plain square read as a
-        # blank is the camera's commonest steady misreading. Other new tiles are the next play.
-        action, then = self.play_rows
-        early = {
-            (r, c) for r, c in _extensions(game.board, tuple(sorted(taken)), set(change.added))
-            if action is self.actions[-1] and then
-            and _top(raw, r, c) == then[r][c] not in ".?"
-            and _empty(raw, r, c) < 1.0 - SURE_TILE
-        }
-        grown = bool(early) and not gone
-        if not (gone & taken or len(other) > 1 or grown) or gone - taken - set(self.removed) \
-                or taken <= gone:
-            return []
-        squares = tuple(sorted((taken - gone) | (early if grown else set(change.added))))
-        uncounted = bool(self.actions[-1].get("uncounted"))
-        saved = self.actions, self.game
-        self._commit(self.actions[:-1])
-        try:
-            reading, note = self._best_reading(blank_prior(raw, self.game.board), squares, time,
-                                               whole=grown, counted=not uncounted)
-            was = notation(self.game.board, last.placed)
-            if uncounted and reading is not None:  # still more than the set holds?
-                uncounted = bool(over_counted(self.game.board, reading.placed, self.tileset))
-        finally:
-            self.actions, self.game = saved
-        if reading is None or note is None or (
-                not grown and any(a["kind"] == "phony" for a in note)):
-            return []  # not a play of lexicon words: the usual reading decides
-        kept = {(p.row, p.col) for p in reading.placed}
-        if not taken - gone <= kept or kept & gone or set(reading.placed) == set(last.placed):
-            return []  # not another play through what stays
-        why = f"{was[0]} {was[1]} changed to {reading.coord} {reading.word} before the next turn"
-        action = {"type": "play", "coord": str(reading.coord), "word": reading.word}
-        if uncounted:
-            action["uncounted"] = True
-        entry = {"type": "correct", "op": "replace", "index": len(self.actions) - 1,
-                 "action": action, "reason": why, "source": "camera", "time": time}
-        if any(p.tile.blank for p in reading.placed):
-            entry["blank_options"] = [list(o) for o in reading.blank_options]
-        return note + [_alert("play-amended", why, "info", len(game.turns) - 1, time), entry]
-
-    def _best_reading(
-        self, probs: Probs, added: tuple, time: float, emptied: Any = None, whole: bool = False,
-        counted: bool = True,
-    ) -> tuple[Inferred | None, list[dict[str, Any]] | None]:
-        """The most plausible play and the alerts it comes with; (None, []) when no legal play
-        fits squares that are surely tiles; (None, None) when more likely nothing was played.
-
-        Candidates: every new square as one play, the plays on part of them (the rest
-        then stray readings: a square cut off at the frame's edge, a reflection, the side of
-        a tile read on the square behind it), and a line of new squares with a gap or two
-        filled or an end extended (a plain blank read as the square it covers). Each is
-        weighed by how probable its letters are, times the chance that the squares it leaves
-        out in its own line are really empty, times STRAY_ODDS for each other square it leaves
-        out that surely holds a tile, times the tile probability of each gap it fills, times
-        PHONY_ODDS when its words are not in the lexicon (a phony is rare; the lexicon may
-        mend a doubtful letter but never turns a clearly read phony into another word).
-        whole: every square is known to be a tile, so only the play of them all is weighed;
-        counted: whether the set's letter counts bind.
-        """
-        turn = len(self.game.turns)
-        checks = [None, self.lexicon] if self.lexicon is not None else [None]
-        best: tuple[float, Inferred, tuple, bool] | None = None
-        board = self.game.board
-        clear: list[tuple[Inferred, tuple]] = []  # plays of sure tiles and lexicon words
-        parts = [] if whole else _parts(board, added, probs) + _gaps_filled(board, added)
-        for part in [tuple(added)] + parts:
-            rest = set(added) - set(part)
-            # Left-out squares that would have extended the play (joined to it along its
-            # line) count against it unless they are probably empty; others are strays.
-            inline = _extensions(board, part, set(added))
-            weight = math.prod(_empty(probs, r, c) for r, c in inline)
-            if weight < STRAY_FLOOR:
-                continue  # clearly read tiles in line are not left out
-            for r, c in rest - set(inline):
-                p = _empty(probs, r, c)
-                weight *= p + (1.0 - p) * STRAY_ODDS
-            gaps = set(part) - set(added)
-            for r, c in gaps:
-                weight *= 1.0 - _empty(probs, r, c)
-            if weight <= 0.0:
-                continue  # a square read as surely empty is no hidden blank
-            seen = _as_blanks(probs, gaps) if gaps else probs
-            floor = 0.0  # readings of lexicon words less probable than this cannot win
-            for lexicon in checks:
-                most = weight * (1.0 if lexicon is not None or self.lexicon is None
-                                 else PHONY_ODDS)
-                if gaps and best is not None and most <= best[0]:
-                    continue  # it cannot win, and a play with a gap filled is never clear
-                reading = self._infer(seen, part, lexicon, counted, floor)
-                if not reading.legal:
-                    continue
-                if lexicon is None and self.lexicon is not None:
-                    # A lexicon word must beat this phony by PHONY_ODDS (BLANK_ALONE: the
-                    # phony may be all blanks, the word not); a clear phony then costs a
-                    # few letter choices, not thousands.
-                    floor = reading.probability * PHONY_ODDS * BLANK_ALONE
-                valid = lexicon is not None or self.lexicon is None
-                odds = reading.probability * weight * (1.0 if valid else PHONY_ODDS)
-                if all(p.tile.blank for p in reading.placed):
-                    odds *= BLANK_ALONE  # blanks alone fit almost anywhere; players rarely do it
-                if best is None or odds > best[0]:
-                    best = (odds, reading, tuple(sorted(rest)), valid)
-                if valid and part == tuple(sorted(part)) and all(
-                    _empty(probs, r, c) < 1.0 - SURE_TILE for r, c in part
-                ):
-                    clear.append((reading, tuple(sorted(rest))))
-        # Or nothing was played, and every new square is a misreading (a plain square taken
-        # for a blank beside a tile's side): likelier than a lone phony of doubtful tiles.
-        nothing = math.prod(_empty(probs, r, c) for r, c in added)
-        if nothing >= STRAY_FLOOR and (best is None or best[0] < nothing):
-            return None, None
-        if best is None:
-            return None, []
-        _, reading, rest, valid = best
-        if emptied is not None and valid:
-            reading, rest = _laid_first(reading, rest, clear, emptied)
-        if not valid and self.lexicon is not None and any(p.tile.blank for p in reading.placed):
-            reading = self._name_phony_blanks(reading)
-        alerts = []
-        if not valid:
-            why = f"{reading.coord} {reading.word}: not in the lexicon"
-            alerts.append(_alert("phony", why, "info", turn, time))
-        if rest:
-            stray = " ".join(square_name(*sq) for sq in rest)
-            why = f"read as tiles but not part of {reading.coord} {reading.word}: {stray}"
-            alerts.append(_alert("stray-tiles", why, "info", turn, time))
-        used_up, faces = self._used_up(probs, reading)
-        if used_up:
-            why = (f"{reading.coord} {reading.word}: the camera reads {used_up}, but the set "
-                   "has no more such tiles; an earlier play may be misread")
-            alerts.append(_alert("too-many-of-letter", why, "warning", turn, time))
-            alerts[-1]["data"] = {"letters": faces}
-        return reading, alerts
-
-    def _used_up(self, probs: Probs, reading: Inferred) -> tuple[str, list[str]]:
-        """The squares of a play where the camera clearly reads another tile than the one
-        recorded, of a kind the set has no more of (say 'a blank on 13E'; '' when none), and
-        those kinds. Recording the next likeliest letter is all the recorder can do there, but
-        a tile count spent by an earlier misreading would go on to bend later plays unseen."""
-        used = Counter(self.game.board.faces())
-        used.update(p.tile.face for p in reading.placed)
-        out, faces = [], []
-        for p in reading.placed:
-            row = _square(probs, p.row, p.col)
-            k = max(range(EMPTY_CLASS), key=row.__getitem__)  # its likeliest tile
-            face = CLASSES[k]
-            left = self.tileset.counts.get(face, 0) - used[face]
-            if row[k] > 0.5 and face != p.tile.face and left <= 0:
-                what = "a blank" if k == BLANK_CLASS else f"{face!r}"
-                out.append(f"{what} on {square_name(p.row, p.col)}")
-                faces.append(face)
-        return ", ".join(out), sorted(set(faces))
-
-    def _name_phony_blanks(self, reading: Inferred) -> Inferred:
-        """A phony's blanks named by the words through them alone (the other words are wrong
-        whatever the blanks are), or, when those words allow no letters either (a word of
-        another lexicon), by how word-like the letters make them."""
-        board = self.game.board
-        options = blank_letters(self.lexicon, board, reading.placed, own_words=True)
-        ranked = likeliest_blanks(self.lexicon, board, reading.placed, options or None)
-        placed = name_blanks(reading.placed, ranked[0])
-        _, word = notation(board, placed)
-        return replace(reading, placed=placed, word=word,
-                       blank_options=tuple(ranked) if options else ())
-
-    def _infer(self, probs: Probs, squares: tuple, lexicon: Lexicon | None = None,
-               counted: bool = True, floor: float = 0.0) -> Inferred:
-        """infer_play, where a play of more tiles than the player holds is never legal."""
-        held = self.game.rack_sizes[self.game.to_move]
-        if len(squares) > held:
-            reading = infer_play(self.game.board, probs, squares, self.tileset)
-            return replace(reading, legal=False, reason=f"{len(squares)} tiles from {held}")
-        return infer_play(self.game.board, probs, squares, self.tileset, lexicon,
-                          counted=counted, floor=floor)
-
-    def _disturbed(self, change, time: float, what: str, kind: str = "board-disturbed"):
-        key = (change.added, change.removed)
-        if key == self.disturbed:
-            return []
-        self.disturbed = key
-        squares = [square_name(*sq) for sq in change.added + change.removed]
-        alert = _alert(kind, f"{what}: {' '.join(squares)}", "violation", len(self.game.turns),
-                       time)
-        alert["data"] = {"added": [list(sq) for sq in change.added],
-                         "removed": [list(sq) for sq in change.removed]}
-        return [alert]
+        record = interpret.Record(self.game, tuple(self.actions), self.lexicon, self.rows,
+                                  self.play_rows, self.memory if memory is None else memory)
+        if self._reopenable():
+            record = record.without_last()
+        return interpret.read(record, probs, time, follow_on, emptied)
 
     def _on_alert(self, e: dict[str, Any]) -> list[Note]:
         # A resumed run knows what it has already alerted, so it alerts it only once too.
         self.raised = self.raised.noting(e)
-        data = e.get("data") or {}
-        removed = _squares(data.get("removed") or [])
-        if "added" in data:  # a disturbance or an illegal play: this change, as it was seen
-            self.disturbed = (_squares(data["added"]), removed)
-        elif e.get("kind") == "board-disturbed" and removed:  # recorded tiles no longer seen
-            self.removed = removed
+        self.memory = self.memory.noting(e)
         fields = {
             k: e[k] for k in ("kind", "message", "severity", "turn", "time", "data") if k in e
         }
         return [("alert", {"alert": Alert(**fields)})]
-
-
-def _gaps_filled(board: Board, added: tuple, most: int = 2) -> list[tuple]:
-    """Runs of new squares along a row or column with the empty squares between them taken as
-    tiles too, and an empty square between them and a tile already on the board (at most
-    `most` such gaps per run; new squares further apart, a stray perhaps, start another run):
-    a plain blank the camera took for the square it covers. A run of every new square may
-    also take the first empty square beyond either end, past any board tiles."""
-    parts = []
-    for axis in (0, 1):
-        lines: dict[int, list[int]] = {}
-        for sq in added:
-            lines.setdefault(sq[axis], []).append(sq[1 - axis])
-        for fixed, along in lines.items():
-            line = [(fixed, a) if axis == 0 else (a, fixed) for a in range(SIZE)]
-            empty = [not board.occupied(*sq) and sq not in added for sq in line]
-            runs = [[min(along)]]
-            for a in sorted(along)[1:]:
-                if sum(empty[runs[-1][-1] + 1 : a]) > most:
-                    runs.append([])
-                runs[-1].append(a)
-            for run in runs:
-                lo, hi = run[0], run[-1]
-                inner = [a for a in range(lo, hi + 1) if empty[a]]
-                ends = [[]]  # with neither, either or both squares beyond the ends
-                for end, step in ((lo, -1), (hi, 1)):
-                    gap = end + step
-                    while 0 <= gap < SIZE and board.occupied(*line[gap]):
-                        gap += step
-                    beyond = gap + step
-                    hooked = gap == end + step and 0 <= beyond < SIZE \
-                        and board.occupied(*line[beyond])
-                    if 0 <= gap < SIZE and empty[gap] and (hooked or len(run) == len(added)):
-                        ends += [e + [gap] for e in ends]
-                for end_gaps in ends:
-                    gaps = inner + end_gaps
-                    if 0 < len(gaps) <= most:
-                        parts.append(tuple(sorted(line[a] for a in run + gaps)))
-    return parts
-
-
-def _as_blanks(probs: Probs, gaps: set) -> Probs:
-    """The probabilities with these squares' empty readings counted as blanks too (at the
-    game rate, BLANK_ODDS, as blank_prior counts the blank readings): a tile the camera took
-    for its square is most likely a plain blank, unless a letter clearly showed."""
-    out = list(probs)
-    for r, c in gaps:
-        row = list(_square(probs, r, c))
-        row[BLANK_CLASS] += row[EMPTY_CLASS] * BLANK_ODDS
-        out[r * SIZE + c] = row
-    return out
-
-
-def _top(probs: Probs, r: int, c: int) -> str:
-    """The square's likeliest class as the board rows show it ('A'-'Z', '?', '.')."""
-    read = _square(probs, r, c)
-    return CLASSES[max(range(len(CLASSES)), key=read.__getitem__)]
-
-
-def _squares(items: list) -> tuple[tuple[int, int], ...]:
-    return tuple((int(r), int(c)) for r, c in items)
-
-
-def _laid_first(reading: Inferred, rest: tuple, clear: list, emptied: Any
-                ) -> tuple[Inferred, tuple]:
-    """Of the chosen play and the clear plays on other squares of the same reading, the one
-    whose squares were last seen empty earliest (by ORDER_GAP or more): two turns the camera
-    saw only together are recorded in the order they were laid."""
-    def laid(r: Inferred) -> float:
-        return float(sorted(emptied[p.row * SIZE + p.col] for p in r.placed)[len(r.placed) // 2])
-
-    squares = {(p.row, p.col) for p in reading.placed}
-    first, first_rest = reading, rest
-    for other, other_rest in clear:
-        if squares.isdisjoint((p.row, p.col) for p in other.placed) \
-                and laid(other) + ORDER_GAP < laid(first):
-            first, first_rest = other, other_rest
-    if first is reading:
-        return reading, rest
-    # the chosen play's squares are the next turn's, not strays
-    return first, tuple(sq for sq in first_rest if sq not in squares)
-
-
-def _doubting_blanks(change: Change, board: Board, probs: Probs) -> Change:
-    """The change without recorded blanks read as empty but not surely so: a plain blank
-    looks much like the square under it, and a tile is rarely taken off the board."""
-    removed = tuple(
-        (r, c) for r, c in change.removed
-        if not board.at(r, c).blank or _empty(probs, r, c) >= BLANK_GONE
-    )
-    return replace(change, removed=removed)
-
-
-def _read_empty(placed, probs: Probs, fair: float = 0.2) -> set[tuple[int, int]]:
-    """The squares of these placements that read more likely empty than not, or (a lettered
-    tile's; a blank looks much like its square) fairly likely empty and more so than as their
-    own tile: a premium label (the centre star) can half read as some letter once its tile
-    has gone, but not as the tile that went."""
-    def gone(p) -> bool:
-        read = _square(probs, p.row, p.col)
-        empty = read[EMPTY_CLASS]
-        if empty > 0.5:
-            return True
-        return not p.tile.blank and empty >= fair and empty > read[expected_class(p.tile)]
-    return {(p.row, p.col) for p in placed if gone(p)}
-
-
-def _extensions(board: Board, part: tuple, added: set) -> list[tuple[int, int]]:
-    """New squares outside `part` that join it along its line, through tiles on the board
-    or other new squares: had they been tiles, the play would have run over them."""
-    rows, cols = {r for r, _ in part}, {c for _, c in part}
-    axes = [(0, 1)] if len(rows) == 1 and len(cols) > 1 else []
-    axes += [(1, 0)] if len(cols) == 1 and len(rows) > 1 else []
-    found = []
-    for dr, dc in axes or [(0, 1), (1, 0)]:
-        for sign, (r, c) in ((-1, min(part)), (1, max(part))):
-            r, c = r + sign * dr, c + sign * dc
-            while 0 <= r < SIZE and 0 <= c < SIZE and (board.occupied(r, c) or (r, c) in added):
-                if (r, c) in added and (r, c) not in part:
-                    found.append((r, c))
-                r, c = r + sign * dr, c + sign * dc
-    return found
-
-
-def _moved(removed: tuple, added: tuple) -> bool:
-    """Whether the new squares are the missing tiles pushed aside: as many, each new one
-    next to (or diagonally by) a missing one."""
-    return len(removed) == len(added) and all(
-        any(max(abs(r - q), abs(c - d)) <= 1 for q, d in removed) for r, c in added
-    )
-
-
-def blank_prior(probs: Probs, board: Board) -> list[list[float]]:
-    """The classifier's probabilities with a blank made as rare as it is in a game, on the
-    squares still empty in the record (a recorded blank is known to be there).
-
-    The classifier learnt from crops with three blanks for every letter; a set has two blanks
-    in a hundred tiles, fewer than the average letter, so its raw blank odds are about
-    BLANK_ODDS too high, and a plain square (which a blank resembles) suffers for it.
-    """
-    weighted = [list(row) for row in probs]
-    for i, row in enumerate(weighted):
-        if board.occupied(*divmod(i, SIZE)):
-            continue
-        row[BLANK_CLASS] *= BLANK_ODDS
-        total = sum(row)
-        row[:] = [p / total for p in row]
-    return weighted
-
-
-def _parts(board: Board, added: tuple, probs: Probs, most: int = 16) -> list[tuple]:
-    """Runs of the new squares that could be the real play when not all of them are: each
-    run that line_groups() finds, and each run trimmed by a square or two at either end,
-    most strongly seen first."""
-    parts = set()
-    for group in line_groups(board, added):
-        run = tuple(group)
-        for head in range(3):
-            for tail in range(3):
-                part = run[head : len(run) - tail]
-                if part and len(part) < len(added):
-                    parts.add(part)
-
-    def seen(part: tuple) -> float:
-        return sum(1.0 - _empty(probs, r, c) for r, c in part)
-
-    return sorted(parts, key=seen, reverse=True)[:most]
-
-
-def _square(probs: Probs, r: int, c: int) -> Sequence[float]:
-    """A square's class probabilities (a reading's rows run row-major, row 1 first)."""
-    return probs[r * SIZE + c]
-
-
-def _empty(probs: Probs, r: int, c: int) -> float:
-    """How likely the square is empty."""
-    return probs[r * SIZE + c][EMPTY_CLASS]
-
-
-def _alert(kind: str, message: str, severity: str, turn: int, time: float) -> dict[str, Any]:
-    return {
-        "type": "alert",
-        "kind": kind,
-        "message": message,
-        "severity": severity,
-        "turn": turn,
-        "time": time,
-    }

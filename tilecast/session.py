@@ -73,11 +73,12 @@ class Session:
         """A committed (still) camera reading: journal any move in it, then what was read."""
         probs, frame, time, view, emptied = seen.probs, seen.frame, seen.time, seen.view, \
             seen.emptied
-        read = probs.tolist()
+        read, memory = probs.tolist(), self.recorder.memory
         # Up to two more plays the camera ran together (or the next play after an amendment).
         for follow_on in (False, True, True):
             turns = len(self.game.turns)
-            entries = self.recorder.read_board(read, round(time, 3), follow_on, emptied)
+            entries, memory = self.recorder.interpret(read, round(time, 3), follow_on, emptied,
+                                                      memory)
             for entry in entries:
                 try:
                     self.submit(entry)
@@ -93,7 +94,7 @@ class Session:
         top = probs.argmax(axis=1)
         rows = ["".join(CLASSES[k] for k in top[r * SIZE : (r + 1) * SIZE]) for r in range(SIZE)]
         entry = {"type": "board", "frame": frame, "time": round(time, 3), "rows": rows,
-                 "alerted": self.recorder.alerted()}
+                 "alerted": memory.as_json()}
         if view is not None:
             entry["view"] = view
         self.submit(entry)

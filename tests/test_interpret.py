@@ -1,0 +1,487 @@
+"""Camera readings interpreted against the record (tilecast.interpret): which play, withdrawal,
+amendment or alert each committed reading gives."""
+
+import pytest
+
+from tests.conftest import camera, probs_of, put, recorder
+from tilecast.engine import game as g
+from tilecast.engine.board import Board
+from tilecast.engine.lexicon import Lexicon
+from tilecast.engine.tiles import Tile, TileSet
+from tilecast.recorder import Recorder
+
+
+def test_camera_reading_becomes_a_scored_play(english, wespa):
+    rec = recorder(english, wespa)
+    notes = camera(rec, probs_of(put(Board(), "8D", "WINDY")))
+    assert [n[0] for n in notes] == ["move_recorded"]
+    assert rec.game.scores == (32, 0) and rec.game.turns[-1].word == "WINDY"
+    assert camera(rec, probs_of(rec.game.board)) == []  # same board again: no move
+
+
+def test_removed_last_play_is_a_withdrawal_and_older_tiles_an_alert(english, wespa):
+    rec = recorder(english, wespa)
+    first = put(Board(), "8D", "WINDY")
+    camera(rec, probs_of(first))
+    camera(rec, probs_of(put(first, "7C", "GALE")))
+    assert rec.game.scores == (32, 16)
+    notes = camera(rec, probs_of(first))
+    assert [n[0] for n in notes] == ["move_withdrawn"] and rec.game.scores == (32, 0)
+    disturbed = first.without([(7, 3)])
+    notes = camera(rec, probs_of(disturbed))
+    assert [n[0] for n in notes] == ["alert"]
+    assert notes[0][1]["alert"].kind == "board-disturbed"
+    assert camera(rec, probs_of(disturbed)) == []  # the same disturbance is not re-alerted
+    assert rec.game.scores == (32, 0)  # history is never rewritten silently
+    # ... and the game goes on being recorded: the next play is read as usual
+    notes = camera(rec, probs_of(put(disturbed, "G7", "A.")))
+    assert [n[0] for n in notes] == ["move_recorded"] and rec.game.turns[-1].word == "A."
+
+
+def test_blank_letter_recorded_when_only_one_fits(english, wespa):
+    rec = recorder(english, wespa, Lexicon(["WINDY", "WE"]))
+    camera(rec, probs_of(put(Board(), "8D", "WINDY")))
+    notes = camera(rec, probs_of(rec.game.board, {(8, 3): {"?": 1.0}}))
+    assert [n[0] for n in notes] == ["move_recorded"] and rec.game.turns[-1].word == ".e"
+
+
+def test_a_blank_in_a_word_the_lexicon_lacks_gets_the_likeliest_letter(english, wespa):
+    rec = recorder(english, wespa, Lexicon(["QUIT", "QUAD", "QUOTA", "STOP", "CROP"]))
+    seen = put(Board(), "8G", "QuOP")  # QUOP: a word of another lexicon
+    notes = camera(rec, probs_of(seen))
+    assert [n[0] for n in notes] == ["alert", "move_recorded", "blank_needs_letter"]
+    assert rec.game.turns[-1].word == "QuOP"  # not QaOP: the operator is asked all the same
+    assert notes[2][1]["options"] == []
+
+
+def test_stray_readings_away_from_the_play_do_not_hide_it(english, wespa):
+    rec = recorder(english, wespa)
+    seen = put(Board(), "8D", "WINDY")
+    # a cut-off corner of the frame reads as two tiles far from the play
+    notes = camera(rec, probs_of(seen, {(0, 0): {"?": 0.9, ".": 0.1}, (2, 1): {"A": 0.8}}))
+    assert [n[0] for n in notes] == ["alert", "move_recorded"]
+    assert notes[0][1]["alert"].kind == "stray-tiles" and "A1 B3" in notes[0][1]["alert"].message
+    assert rec.game.turns[-1].word == "WINDY" and rec.game.scores == (32, 0)
+
+
+def test_a_play_of_more_tiles_than_the_rack_holds_is_not_recorded(english, wespa):
+    from dataclasses import replace
+
+    rec = recorder(english, wespa)
+    rec.game = replace(rec.game, rack_sizes=(3, 7))  # the end game: three tiles left
+    entries, _ = rec.interpret(probs_of(put(Board(), "8D", "WINDY")).tolist(), 1.0)
+    assert [(e["type"], e.get("kind")) for e in entries] == [("alert", "illegal-play")]
+    assert "5 tiles from 3" in entries[0]["message"]
+
+
+def test_a_doubtful_tile_read_in_line_with_a_word_is_stray_not_a_phony(english, wespa):
+    rec = recorder(english, wespa)
+    seen = put(Board(), "8D", "WINDY")
+    # the square before W (C8) shows the side of the W tile: half read as an S
+    notes = camera(rec, probs_of(seen, {(7, 2): {"S": 0.55, ".": 0.45}}))
+    assert [n[0] for n in notes] == ["alert", "move_recorded"]
+    assert notes[0][1]["alert"].kind == "stray-tiles" and "C8" in notes[0][1]["alert"].message
+    assert rec.game.turns[-1].word == "WINDY"
+
+
+def test_a_plain_square_half_read_as_a_blank_is_a_plain_square(english, wespa):
+    rec = recorder(english, wespa)
+    seen = put(Board(), "8D", "WINDY")
+    doubtful = {(7, 2): {"?": 0.6, ".": 0.4}, (3, 3): {"?": 0.7, ".": 0.3}}
+    notes = camera(rec, probs_of(seen, doubtful))
+    assert [n[0] for n in notes] == ["move_recorded"]  # blanks are rare: these are empty
+    assert rec.game.turns[-1].word == "WINDY"
+
+
+def test_a_clearly_read_phony_is_still_recorded_as_read(english, wespa):
+    rec = recorder(english, wespa)
+    notes = camera(rec, probs_of(put(Board(), "8D", "WINDS")))  # not in LEX
+    assert [n[1]["alert"].kind for n in notes if n[0] == "alert"] == ["phony"]
+    assert rec.game.turns[-1].word == "WINDS"
+
+
+def test_a_clear_phony_beats_a_valid_word_read_from_unlikely_letters(english, wespa):
+    rec = recorder(english, wespa)
+    seen = put(Board(), "8G", "CAD")  # not in LEX; CAT is, if D were read as T
+    notes = camera(rec, probs_of(seen, {(7, 8): {"D": 0.999, "T": 0.001}}))
+    assert [n[1]["alert"].kind for n in notes if n[0] == "alert"] == ["phony"]
+    assert rec.game.turns[-1].word == "CAD"
+    rec = recorder(english, wespa)
+    notes = camera(rec, probs_of(seen, {(7, 8): {"D": 0.6, "T": 0.4}}))  # doubtful: mended
+    assert rec.game.turns[-1].word == "CAT" and not [n for n in notes if n[0] == "alert"]
+
+
+def test_a_lone_blank_beside_the_board_does_not_outweigh_the_real_play(english, wespa):
+    rec = recorder(english, wespa)
+    camera(rec, probs_of(put(Board(), "8D", "WINDY")))
+    after = put(rec.game.board, "D7", "A.E")  # AWE down through the W
+    # G7, above the D, reads as a blank (it would make AD): likelier than the A itself
+    doubtful = {(6, 3): {"A": 0.8, "R": 0.2}, (6, 6): {"?": 0.97, ".": 0.03}}
+    notes = camera(rec, probs_of(after, doubtful))
+    assert rec.game.turns[-1].word == "A.E"
+    assert [n[1]["alert"].kind for n in notes if n[0] == "alert"] == ["stray-tiles"]
+
+
+def test_a_doubtful_lone_blank_is_no_play_but_a_clear_one_is(english, wespa):
+    rec = recorder(english, wespa)
+    camera(rec, probs_of(put(Board(), "8D", "WINDY")))
+    # G7 above the D: a blank there makes AD; read doubtfully, it is a plain square's misreading
+    assert camera(rec, probs_of(rec.game.board, {(6, 6): {"?": 0.85, ".": 0.15}})) == []
+    assert len(rec.game.turns) == 1
+    notes = camera(rec, probs_of(rec.game.board, {(6, 6): {"?": 0.999, ".": 0.001}}))
+    assert [n[0] for n in notes] == ["move_recorded"]
+    assert rec.game.turns[-1].word == "a."
+
+
+def test_a_tile_knocked_aside_is_a_disturbance_not_a_play(english, wespa):
+    rec = recorder(english, wespa)
+    camera(rec, probs_of(put(Board(), "8D", "WINDY")))
+    knocked = put(rec.game.board.without([(7, 7)]), "H9", "Y")  # the Y slid down a square
+    notes = camera(rec, probs_of(knocked))
+    assert [(n[0], n[1]["alert"].kind) for n in notes] == [("alert", "board-disturbed")]
+    assert "tiles moved" in notes[0][1]["alert"].message and len(rec.game.turns) == 1
+
+
+def test_a_recorded_blank_read_doubtfully_is_still_there(english, wespa):
+    rec = recorder(english, wespa)
+    camera(rec, probs_of(put(Board(), "8D", "WINDY")))
+    camera(rec, probs_of(put(rec.game.board, "G7", "a.")))  # a lone blank: aD
+    assert rec.game.turns[-1].word == "a."
+    doubtful = {(6, 6): {"?": 0.5, ".": 0.35, "A": 0.15}}
+    assert camera(rec, probs_of(rec.game.board, doubtful)) == []  # not withdrawn, not gone
+
+
+def test_a_clear_stray_far_along_the_row_does_not_block_the_play(english, wespa):
+    rec = recorder(english, wespa)
+    seen = put(Board(), "8D", "WINDY")
+    notes = camera(rec, probs_of(seen, {(7, 13): {"E": 0.95, ".": 0.05}}))  # N8, far off
+    assert rec.game.turns[-1].word == "WINDY"
+    assert [n[1]["alert"].kind for n in notes if n[0] == "alert"] == ["stray-tiles"]
+
+
+def test_a_blank_read_as_its_square_inside_a_play_is_filled_in(english, wespa):
+    rec = recorder(english, wespa)
+    camera(rec, probs_of(put(Board(), "8D", "WINDY")))
+    seen = put(rec.game.board, "9A", "GALE")  # E under the W makes WE
+    camera(rec, probs_of(seen, {(8, 1): {"?": 0.15, ".": 0.85}}))  # the blank a looks empty
+    assert (str(rec.game.turns[-1].coord), rec.game.turns[-1].word) == ("9A", "GaLE")
+    assert len(rec.game.turns) == 2
+
+
+def test_sure_tiles_off_the_play_make_it_less_likely_than_one_that_takes_them(english, wespa):
+    rec = recorder(english, wespa)
+    camera(rec, probs_of(put(Board(), "8D", "WINDY")))
+    seen = put(rec.game.board, "9A", "GALE")
+    # E alone (WE) would leave G and L, surely tiles, as strays; GALE with an unsure A is better
+    camera(rec, probs_of(seen, {(8, 1): {"A": 0.3, ".": 0.7}}))
+    assert rec.game.turns[-1].word == "GALE"
+
+
+def test_a_blank_read_as_its_square_between_a_play_and_the_board_is_filled_in(english, wespa):
+    rec = recorder(english, wespa, Lexicon(["WINDY", "GNAW"]))
+    camera(rec, probs_of(put(Board(), "8D", "WINDY")))
+    seen = put(rec.game.board, "D5", "GNAW")  # G N A over the W of WINDY
+    camera(rec, probs_of(seen, {(6, 3): {"?": 0.15, ".": 0.85}}))  # the blank a looks empty
+    assert (str(rec.game.turns[-1].coord), rec.game.turns[-1].word) == ("D5", "GNa.")
+
+
+def test_a_recorded_blank_that_looks_like_its_square_is_not_a_disturbance(english, wespa):
+    rec = recorder(english, wespa)
+    camera(rec, probs_of(put(Board(), "8D", "WINDY")))
+    camera(rec, probs_of(put(rec.game.board, "9A", "GaLE")))
+    looks_empty = {(8, 1): {"?": 0.1, ".": 0.9}}
+    assert camera(rec, probs_of(rec.game.board, looks_empty)) == []
+    surely_gone = {(8, 1): {"?": 0.01, ".": 0.99}}
+    notes = camera(rec, probs_of(rec.game.board, surely_gone))
+    assert [n[1]["alert"].kind for n in notes] == ["board-disturbed"]
+
+
+def test_a_withdrawal_is_seen_through_a_blank_and_a_tile_already_missing(english, wespa):
+    rec = recorder(english, wespa, Lexicon(["WINDY", "GALE"]))  # WE a phony: challenged off
+    camera(rec, probs_of(put(Board(), "8D", "WINDY")))
+    before = rec.game.board
+    camera(rec, probs_of(before.without([(7, 7)])))  # the Y goes missing: alerted
+    camera(rec, probs_of(put(before, "9A", "GaLE").without([(7, 7)])))
+    assert rec.game.turns[-1].word == "GaLE"
+    # GaLE taken back; its blank's square reads as a plain square only doubtfully
+    notes = camera(rec, probs_of(before.without([(7, 7)]), {(8, 1): {"?": 0.2, ".": 0.8}}))
+    assert [n[0] for n in notes] == ["move_withdrawn"]
+
+
+def test_a_stray_far_along_the_row_does_not_stop_a_gap_being_filled(english, wespa):
+    rec = recorder(english, wespa)
+    camera(rec, probs_of(put(Board(), "8D", "WINDY")))
+    seen = put(rec.game.board, "9A", "GALE")
+    blank_and_stray = {(8, 1): {"?": 0.15, ".": 0.85}, (8, 11): {"?": 0.9, ".": 0.1}}
+    camera(rec, probs_of(seen, blank_and_stray))
+    assert (str(rec.game.turns[-1].coord), rec.game.turns[-1].word) == ("9A", "GaLE")
+
+
+def test_a_lone_blank_read_doubtfully_is_not_withdrawn_because_another_tile_is_gone(
+    english, wespa
+):
+    rec = recorder(english, wespa)
+    camera(rec, probs_of(put(Board(), "8D", "WINDY")))
+    windy = rec.game.board
+    camera(rec, probs_of(windy.without([(7, 3)])))  # the W missing: alerted
+    camera(rec, probs_of(put(windy, "G7", "a.").without([(7, 3)])))
+    assert rec.game.turns[-1].word == "a."
+    doubtful = {(6, 6): {"?": 0.35, ".": 0.65}}
+    notes = camera(rec, probs_of(put(windy, "G7", "a.").without([(7, 3)]), doubtful))
+    assert "move_withdrawn" not in [n[0] for n in notes] and len(rec.game.turns) == 2
+
+
+def test_a_gap_is_filled_with_a_blank_whatever_letter_its_noise_favours(english, wespa):
+    rec = recorder(english, wespa)
+    camera(rec, probs_of(put(Board(), "8D", "WINDY")))
+    seen = put(rec.game.board, "9A", "GALE")
+    noise = {"Q": 0.03, "O": 0.03, "C": 0.03, "G": 0.03, "?": 0.005, ".": 0.875}
+    camera(rec, probs_of(seen, {(8, 1): noise}))  # four letters' noise above the blank's
+    assert (str(rec.game.turns[-1].coord), rec.game.turns[-1].word) == ("9A", "GaLE")
+
+
+@pytest.mark.parametrize("tile_odds, word", [(0.15, "a.E"), (0.0, ".E")])
+def test_a_blank_read_as_its_square_beyond_a_board_tile_ends_a_phony(english, wespa,
+                                                                     tile_odds, word):
+    rec = recorder(english, wespa, Lexicon(["WINDY", "AWE"]))  # WE is a phony here
+    camera(rec, probs_of(put(Board(), "8D", "WINDY")))
+    seen = put(rec.game.board, "D7", "aWE")  # a blank above the W, E below it
+    looks = {(6, 3): {"?": tile_odds, ".": 1.0 - tile_odds}}
+    camera(rec, probs_of(seen, looks))  # the blank looks much like its square
+    assert (str(rec.game.turns[-1].coord), rec.game.turns[-1].word) == ("D7" if tile_odds
+                                                                        else "D8", word)
+
+
+def test_a_blank_read_as_its_square_at_a_plays_end_is_found():
+    from tilecast.interpret import _gaps_filled
+
+    board = put(Board(), "8D", "WINDY")  # D8 to H8
+    added = ((8, 0), (8, 1), (8, 2))  # A9 B9 C9: the D9 beyond them lies under the W
+    assert ((8, 0), (8, 1), (8, 2), (8, 3)) in set(_gaps_filled(board, added))
+    added = ((8, 3),)  # D9 alone: D7, above the W, is the first empty square up the column
+    assert ((6, 3), (8, 3)) in set(_gaps_filled(board, added))
+    # Not for a run that leaves other new squares aside: those show where the play is.
+    added = ((8, 3), (10, 3), (11, 3))  # D9, D11, D12
+    assert ((6, 3), (8, 3)) not in set(_gaps_filled(board, added))
+    assert ((8, 3), (9, 3), (10, 3), (11, 3)) in set(_gaps_filled(board, added))
+
+
+def test_a_gap_inside_new_tiles_is_tried_without_the_gap_to_a_board_tile():
+    from tilecast.interpret import _gaps_filled
+
+    board = put(Board(), "8A", "CAT")  # A8 B8 C8
+    added = ((7, 4), (7, 6), (7, 7))  # E8, then G8 H8: F8 between them, D8 before the T
+    parts = set(_gaps_filled(board, added))
+    assert ((7, 4), (7, 5), (7, 6), (7, 7)) in parts  # the inner gap alone
+    assert ((7, 3), (7, 4), (7, 5), (7, 6), (7, 7)) in parts  # and with the gap to CAT
+
+
+def test_a_tile_the_set_has_no_more_of_is_recorded_as_the_next_letter_with_a_warning(
+    english, wespa
+):
+    rec = recorder(english, wespa, lexicon=None)
+    camera(rec, probs_of(put(Board(), "8G", "ZA")))  # the set's one Z
+    seen = put(rec.game.board, "9H", "ZA")  # a second Z: an earlier reading must be wrong
+    notes = camera(rec, probs_of(seen, {(8, 7): {"Z": 0.95, "O": 0.05}}))
+    assert rec.game.turns[-1].word == "OA"
+    alerts = [n[1]["alert"] for n in notes if n[0] == "alert"]
+    assert [a.kind for a in alerts] == ["too-many-of-letter"]
+    assert "'Z' on H9" in alerts[0].message and alerts[0].severity == "warning"
+    # A clear reading of a tile the set still has is no warning.
+    rec = recorder(english, wespa, lexicon=None)
+    camera(rec, probs_of(put(Board(), "8G", "QA")))
+    notes = camera(rec, probs_of(put(rec.game.board, "9H", "ZA")))
+    assert rec.game.turns[-1].word == "ZA" and not [n for n in notes if n[0] == "alert"]
+
+
+def test_a_play_changed_before_the_next_turn_replaces_it(english, wespa):
+    rec = recorder(english, wespa)
+    camera(rec, probs_of(put(Board(), "8D", "WINDY")))
+    notes = camera(rec, probs_of(put(Board(), "8E", "WINDY")))  # slid a square right
+    assert [n[0] for n in notes] == ["alert", "record_changed"]
+    assert notes[0][1]["alert"].kind == "play-amended"
+    assert "8D WINDY changed to 8E WINDY" in notes[0][1]["alert"].message
+    assert [(t.player, str(t.coord), t.word, t.score) for t in rec.game.turns] == [
+        (0, "8E", "WINDY", 24)]
+    rec = recorder(english, wespa)
+    camera(rec, probs_of(put(Board(), "8F", "GALE")))
+    camera(rec, probs_of(put(Board(), "8F", "GAL")))  # the E taken back
+    assert [(t.player, t.word, t.score) for t in rec.game.turns] == [(0, "GAL", 8)]
+
+
+def test_the_next_players_play_with_a_tile_of_the_last_misread_is_no_amendment(english, wespa):
+    rec = recorder(english, wespa)
+    first = put(Board(), "8D", "WINDY")
+    camera(rec, probs_of(first))
+    seen = put(first, "7C", "GALE").without([(7, 7)])  # the Y read as empty meanwhile
+    notes = camera(rec, probs_of(seen))
+    kinds = [n[1]["alert"].kind for n in notes if n[0] == "alert"]
+    assert "board-disturbed" in kinds and "play-amended" not in kinds
+    assert [(t.player, t.word) for t in rec.game.turns] == [(0, "WINDY"), (1, "GALE")]
+
+
+def test_two_tiles_swapped_in_place_amend_the_play_but_one_misread_tile_does_not(english,
+                                                                                  wespa):
+    words = Lexicon(["STOP", "SPOT", "STOPS"])
+    rec = Recorder(wespa, english, words)
+    camera(rec, probs_of(put(Board(), "8E", "STOP")))
+    camera(rec, probs_of(put(Board(), "8E", "SPOT")))  # the T and the P swapped
+    assert [(t.player, t.word) for t in rec.game.turns] == [(0, "SPOT")]
+    rec = Recorder(wespa, english, words)
+    camera(rec, probs_of(put(Board(), "8E", "STOP")))
+    seen = put(Board(), "8E", "SPOT").with_tiles([(0, 14, Tile("E"))])  # and a stray tile read
+    notes = camera(rec, probs_of(seen))
+    assert [(t.player, t.word) for t in rec.game.turns] == [(0, "SPOT")]
+    assert [n[1]["alert"].kind for n in notes if n[0] == "alert"] == ["stray-tiles",
+                                                                      "play-amended"]
+    rec = Recorder(wespa, english, None)  # no lexicon to rule out QTOPS
+    camera(rec, probs_of(put(Board(), "8E", "STOP")))
+    seen = put(rec.game.board, "8E", "STOPS")  # the next player hooks an S...
+    notes = camera(rec, probs_of(seen, {(7, 4): {"Q": 0.95, "S": 0.05}}))  # ...S read as Q
+    assert [(t.player, t.word) for t in rec.game.turns] == [(0, "STOP"), (1, "....S")]
+    assert not [n for n in notes if n[0] == "record_changed"]
+
+
+def test_letters_the_lexicon_or_operator_mended_are_no_change_on_the_board(english, wespa):
+    # STOP read with two doubtful letters the lexicon mended; the next player hooks an S
+    rec = Recorder(wespa, english, Lexicon(["STOP", "STOPS"]))
+    first = put(Board(), "8E", "STOP")
+    doubtful = {(7, 5): {"I": 0.6, "T": 0.4}, (7, 6): {"Q": 0.6, "O": 0.4}}
+    camera(rec, probs_of(first, doubtful))
+    camera(rec, probs_of(put(first, "8E", "STOPS"), doubtful))
+    assert [(t.player, t.word) for t in rec.game.turns] == [(0, "STOP"), (1, "....S")]
+    # the camera read SPOT, the operator corrected it to STOP: the next play keeps that
+    rec = Recorder(wespa, english, Lexicon(["STOP", "SPOT", "AP", "AT"]))
+    camera(rec, probs_of(put(Board(), "8E", "SPOT")))
+    rec.apply({"type": "correct", "op": "replace", "index": 0,
+               "action": {"type": "play", "coord": "8E", "word": "STOP"}})
+    camera(rec, probs_of(put(put(Board(), "8E", "SPOT"), "F7", "AP")))
+    assert [(t.player, t.word) for t in rec.game.turns] == [(0, "STOP"), (1, "A.")]
+
+
+def test_an_amended_play_with_a_blank_the_lexicon_cannot_name_asks_the_operator(english,
+                                                                                 wespa):
+    rec = Recorder(wespa, english, Lexicon(["TA", "AT", "BAT", "CAT", "EAT"]))
+    camera(rec, probs_of(put(Board(), "8H", "TA")))
+    notes = camera(rec, probs_of(put(Board(), "8G", "cAT")))  # slid, and a blank put before
+    assert [n[0] for n in notes] == ["alert", "record_changed", "blank_needs_letter"]
+    assert sorted(notes[2][1]["options"]) == ["B", "C", "E"]
+
+
+def test_a_letter_the_set_does_not_have_is_read_as_the_next_likeliest(english, wespa):
+    counts, values = dict(english.counts), dict(english.values)
+    del counts["K"], values["K"]
+    rec = Recorder(wespa, TileSet("no-K", counts, values), None)
+    notes = camera(rec, probs_of(put(Board(), "8G", "OAT"), {(7, 7): {"K": 0.6, "A": 0.4}}))
+    assert [t.word for t in rec.game.turns] == ["OAT"]
+    assert [n[1]["alert"].kind for n in notes if n[0] == "alert"] == ["too-many-of-letter"]
+
+
+def test_a_withdrawal_whose_last_square_half_reads_as_another_letter_is_still_one(
+        english, wespa):
+    # The centre star, its tile gone, reads 0.55 H and 0.35 empty: not the E that left.
+    # GALE is a phony here: only a phony is challenged off the board.
+    phonies = Lexicon(["WINDY"])
+    rec = recorder(english, wespa, phonies)
+    camera(rec, probs_of(put(Board(), "8E", "GALE")))  # E on the star, 8H
+    notes = camera(rec, probs_of(Board(), {(7, 7): {"H": 0.55, ".": 0.35, "E": 0.02}}))
+    assert [n[0] for n in notes] == ["move_withdrawn"]
+    # ... but a square that still reads as its own tile keeps the play on the board
+    rec = recorder(english, wespa, phonies)
+    camera(rec, probs_of(put(Board(), "8E", "GALE")))
+    notes = camera(rec, probs_of(Board(), {(7, 7): {"E": 0.55, ".": 0.35}}))
+    assert "move_withdrawn" not in [n[0] for n in notes]
+    # ... and so does a blank (which looks much like its square) unless surely gone
+    rec = recorder(english, wespa, phonies)
+    camera(rec, probs_of(put(Board(), "8E", "GALe")))
+    notes = camera(rec, probs_of(Board(), {(7, 7): {"?": 0.3, ".": 0.35, "A": 0.35}}))
+    assert "move_withdrawn" not in [n[0] for n in notes]
+
+
+def test_a_doubtful_tile_left_out_of_a_play_joins_it_once_read_clearly(english, wespa):
+    # NAW is no word here: with its N doubtful the play is recorded as AW, the N a stray.
+    rec = recorder(english, wespa)
+    first = put(Board(), "8D", "WINDY")
+    camera(rec, probs_of(first))
+    laid = put(first, "D6", "NA.")
+    notes = camera(rec, probs_of(laid, {(5, 3): {"N": 0.6, ".": 0.3, "M": 0.1}}))
+    assert rec.game.turns[-1].word == "A." and rec.game.scores == (32, 5)
+    # Read clearly a moment later, before the next turn: the N was part of the play.
+    notes = camera(rec, probs_of(laid))
+    assert [n[0] for n in notes] == ["alert", "alert", "record_changed"]
+    assert [n[1]["alert"].kind for n in notes[:2]] == ["phony", "play-amended"]
+    assert len(rec.game.turns) == 2 and rec.game.turns[-1].word == "NA."
+    assert rec.game.scores == (32, 6)
+    # A tile the camera did not read at the play's recording is the next player's, even
+    # when a later reading, doubtful, showed it before it was clear.
+    rec = recorder(english, wespa)
+    camera(rec, probs_of(first))
+    camera(rec, probs_of(put(first, "D7", "A.")))
+    camera(rec, probs_of(laid, {(5, 3): {"N": 0.6, ".": 0.3, "M": 0.1}}))
+    notes = camera(rec, probs_of(laid))
+    assert "record_changed" not in [n[0] for n in notes]
+    assert [t.player for t in rec.game.turns] == [0, 1, 0]
+
+
+def test_a_square_steadily_read_as_a_blank_beside_a_play_does_not_join_it(english, wespa):
+    rec = recorder(english, wespa)
+    first = put(Board(), "8D", "WINDY")
+    camera(rec, probs_of(first))
+    laid = put(first, "D7", "A.")
+    camera(rec, probs_of(laid, {(5, 3): {"?": 0.6, ".": 0.4}}))
+    assert rec.game.turns[-1].word == "A."
+    notes = camera(rec, probs_of(laid, {(5, 3): {"?": 0.95, ".": 0.05}}))
+    assert "record_changed" not in [n[0] for n in notes] and rec.game.turns[-1].word == "A."
+
+
+def test_a_clear_play_the_set_has_no_more_letters_for_is_recorded_with_a_warning(wespa):
+    # A set of I, T and Z: once both I are on the board, no reading of a new I is legal.
+    tiny = TileSet("tiny", {"I": 2, "T": 10, "Z": 20}, {"I": 1, "T": 1, "Z": 10})
+    rec = Recorder(wespa, tiny, None)
+    board = put(Board(), "8G", "TI")
+    camera(rec, probs_of(board))
+    board = put(board, "G9", "IT")
+    camera(rec, probs_of(board))
+    board = put(board, "H9", "I")  # a third I: an earlier I must have been misread
+    notes = camera(rec, probs_of(board))
+    told = [n[1]["alert"] for n in notes if n[0] == "alert"]
+    assert [a.kind for a in told] == ["too-many-of-letter"]
+    assert [n[0] for n in notes][-1] == "move_recorded"
+    assert told[0].data == {"letters": ["I"]}  # so the alerts plugin does not tell it again
+    assert rec.game.turns[-1].word == ".I" and rec.actions[-1]["uncounted"]
+    # ... and it stays recorded when the record is rebuilt (a correction, a restart)
+    assert rec.rebuild(rec.actions).turns[-1].word == ".I"
+    # Later plays without an I are read as usual, and the game can still end.
+    notes = camera(rec, probs_of(put(board, "8F", "Z..")))
+    assert [n[0] for n in notes] == ["move_recorded"] and "uncounted" not in rec.actions[-1]
+    assert "I" not in g.racks_left(rec.game)  # none of the over-counted letter left
+
+
+def test_an_uncounted_play_amended_into_one_the_set_holds_is_counted_again(wespa):
+    tiny = TileSet("tiny", {"I": 2, "T": 10, "Z": 20}, {"I": 1, "T": 1, "Z": 10})
+    rec = Recorder(wespa, tiny, None)
+    board = put(put(Board(), "8G", "TI"), "G9", "IT")
+    camera(rec, probs_of(put(Board(), "8G", "TI")))
+    camera(rec, probs_of(board))
+    camera(rec, probs_of(put(board, "11G", "IZ")))  # a third I
+    assert rec.actions[-1].get("uncounted")
+    notes = camera(rec, probs_of(put(board, "11G", "ZT")))  # both tiles changed: no I now
+    assert "record_changed" in [n[0] for n in notes] and rec.game.turns[-1].word == "ZT"
+    assert "uncounted" not in rec.actions[-1]
+
+
+def test_a_play_leaving_out_fewer_sure_tiles_wins_over_a_surer_one_leaving_out_more(
+        english, wespa):
+    """Three sure tiles read at once, not in one line: AWE down through WINDY's W (its A and
+    E read 0.7) and a lone A under the Y (read surely, YA). One of them is a stray reading;
+    the play that leaves out one sure tile is far likelier than the one that leaves out two."""
+    lexicon = Lexicon(["WINDY", "AWE", "YA"])
+    rec = Recorder(wespa, english, lexicon)
+    windy = put(Board(), "8D", "WINDY")
+    camera(rec, probs_of(windy))
+    both = put(put(windy, "D7", "A.E"), "H8", ".A")
+    doubt = {(6, 3): {"A": 0.7, "Q": 0.3}, (8, 3): {"E": 0.7, "F": 0.3}}
+    notes = camera(rec, probs_of(both, doubt))
+    assert rec.game.turns[-1].word == "A.E"
+    alerts = [n[1]["alert"] for n in notes if n[0] == "alert"]
+    assert [a.kind for a in alerts] == ["stray-tiles"] and "H9" in alerts[0].message

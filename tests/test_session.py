@@ -1,0 +1,250 @@
+"""The session: journal before plugins, resume, and each committed reading's entries (several
+plays in one reading, refused moves, alerts told once across restarts)."""
+
+import numpy as np
+import pytest
+
+from tests.conftest import LEX, probs_of, put, recorder
+from tilecast.engine.board import Board
+from tilecast.events import SessionInfo
+from tilecast.hookspecs import hookimpl
+from tilecast.observation import Observation
+from tilecast.pluginmanager import plugin_manager
+from tilecast.recorder import Recorder
+from tilecast.session import Session
+from tilecast.vision.stillness import StillConfig, StillnessGate
+
+
+class Spy:
+    def __init__(self, journal_path):
+        self.path, self.seen = journal_path, []
+
+    @hookimpl
+    def tilecast_move_recorded(self, session, game, turn):
+        # the journal already holds the move when plugins hear of it
+        self.seen.append((turn.word, self.path.read_text().count('"type":"play"')))
+
+
+class Broken:
+    @hookimpl
+    def tilecast_move_recorded(self, turn):
+        raise RuntimeError("plugin bug")
+
+
+def test_session_journals_before_plugins_and_resumes(tmp_path, english, wespa):
+    info = SessionInfo("b1", ("Ann", "Bob"), "wespa", str(tmp_path))
+    spy = Spy(tmp_path / "b1.journal.jsonl")
+    pm = plugin_manager([Broken(), spy], entry_points=False)
+    s = Session(info, Recorder(wespa, english, LEX), pm)
+    s.camera(Observation(probs_of(put(Board(), "8D", "WINDY")), frame=10, time=1.0))
+    s.submit({"type": "pass"})
+    assert spy.seen == [("WINDY", 1), ("", 1)]  # the pass is a recorded move too
+    s.journal.close()
+    again = Session(info, Recorder(wespa, english, LEX), plugin_manager(entry_points=False))
+    assert again.game.scores == (32, 0) and again.game.to_move == 0
+    assert again.resume_frame == 10
+
+
+def test_annotating_a_video_that_ends_soon_after_the_last_play_records_it(tmp_path, english,
+                                                                          wespa, capsys):
+    from tilecast.vision.reader import Reading
+    from tilecast.watch import watch
+
+    windy = probs_of(put(Board(), "8D", "WINDY"))
+    shown = [(probs_of(Board()), 1.0)] * 6 + [(windy, 30.0)] + [(windy, 1.0)] * 4  # then it ends
+
+    class Replay:  # the reader's readings of a video, scripted
+        def read(self, frame):
+            probs, motion = shown[frame]
+            return Reading(probs, motion, np.zeros((4, 2)), 0, False, 0, np.zeros((4, 2)),
+                           np.arange(225))
+
+    info = SessionInfo("b1", ("Ann", "Bob"), "wespa", str(tmp_path))
+    s = Session(info, Recorder(wespa, english, LEX), plugin_manager(entry_points=False))
+    frames = [(i, i * 0.2, i) for i in range(len(shown))]
+    watch(s, Replay(), frames, StillnessGate(StillConfig(still_s=1.0)), total=len(frames),
+          progress=True)
+    assert [t.word for t in s.game.turns] == ["WINDY"]
+    shown_progress = capsys.readouterr().err
+    assert "  9% frame 1/11" in shown_progress and "100% frame 11/11" in shown_progress
+
+
+def test_a_camera_move_the_record_refuses_becomes_an_alert_not_a_crash(
+    tmp_path, english, wespa, monkeypatch
+):
+    info = SessionInfo("b1", ("Ann", "Bob"), "wespa", str(tmp_path))
+    s = Session(info, Recorder(wespa, english, LEX), plugin_manager(entry_points=False))
+    refused = {"type": "play", "source": "camera", "time": 2.0, "coord": "8D", "word": "WIN.Y"}
+    monkeypatch.setattr(s.recorder, "interpret",
+                        lambda probs, time, follow_on, emptied, memory: ([refused], memory))
+    s.camera(Observation(probs_of(Board()), frame=3, time=2.0))
+    kinds = [(e["type"], e.get("kind")) for e in s.journal.entries]
+    assert kinds == [("alert", "unrecorded-move"), ("board", None)]
+    assert "8D WIN.Y" in s.journal.entries[0]["message"]
+    assert s.game.turns == ()
+
+
+def test_two_plays_run_together_in_one_reading_are_both_recorded(tmp_path, english, wespa):
+    info = SessionInfo("b1", ("Ann", "Bob"), "wespa", str(tmp_path))
+    s = Session(info, Recorder(wespa, english, LEX), plugin_manager(entry_points=False))
+    both = put(put(Board(), "8D", "WINDY"), "D7", "A.E")  # no still moment between them
+    s.camera(Observation(probs_of(both), frame=5, time=3.0))
+    assert [(t.player, t.word) for t in s.game.turns] == [(0, "WINDY"), (1, "A.E")]
+    # ... but a doubtful second play is left for a later, clearer reading
+    s2 = Session(
+        SessionInfo("b2", ("Ann", "Bob"), "wespa", str(tmp_path)),
+        Recorder(wespa, english, LEX),
+        plugin_manager(entry_points=False),
+    )
+    s2.camera(Observation(probs_of(both, {(6, 3): {"A": 0.7, ".": 0.3}}), frame=5, time=3.0))
+    assert [t.word for t in s2.game.turns] == ["WINDY"]
+
+
+def test_a_disturbance_alerted_before_a_restart_is_not_alerted_again(tmp_path, english, wespa):
+    info = SessionInfo("b1", ("Ann", "Bob"), "wespa", str(tmp_path))
+    s = Session(info, Recorder(wespa, english, LEX), plugin_manager(entry_points=False))
+    first = put(Board(), "8D", "WINDY")
+    s.camera(Observation(probs_of(first), frame=1, time=1.0))
+    s.camera(Observation(probs_of(put(first, "G7", "A.")), frame=2, time=2.0))
+    s.camera(Observation(probs_of(put(first, "G7", "A.").without([(7, 3)])), frame=3, time=3.0))
+    kinds = [e.get("kind") for e in s.journal.entries if e["type"] == "alert"]
+    assert kinds == ["board-disturbed"]
+    s.journal.close()
+    again = Session(info, Recorder(wespa, english, LEX), plugin_manager(entry_points=False))
+    again.camera(Observation(probs_of(put(first, "G7", "A.").without([(7, 3)])), frame=4, time=4.0))
+    kinds = [e.get("kind") for e in again.journal.entries if e["type"] == "alert"]
+    assert kinds == ["board-disturbed"]  # the resumed run knows it was told
+
+
+def test_an_illegal_play_alerted_before_a_restart_is_not_alerted_again(tmp_path, english, wespa):
+    info = SessionInfo("b1", ("Ann", "Bob"), "wespa", str(tmp_path))
+    s = Session(info, Recorder(wespa, english, LEX), plugin_manager(entry_points=False))
+    off_centre = put(Board(), "1A", "WINDY")  # the first play misses the centre square
+    s.camera(Observation(probs_of(off_centre), frame=1, time=1.0))
+    s.camera(Observation(probs_of(off_centre), frame=2, time=2.0))
+    kinds = [e.get("kind") for e in s.journal.entries if e["type"] == "alert"]
+    assert kinds == ["illegal-play"]
+    s.journal.close()
+    again = Session(info, Recorder(wespa, english, LEX), plugin_manager(entry_points=False))
+    again.camera(Observation(probs_of(off_centre), frame=3, time=3.0))
+    kinds = [e.get("kind") for e in again.journal.entries if e["type"] == "alert"]
+    assert kinds == ["illegal-play"]
+
+
+@pytest.mark.parametrize("first", ["GALE", "A"])
+def test_two_plays_seen_in_one_reading_are_recorded_in_the_order_laid(tmp_path, english, wespa,
+                                                                     first):
+    info = SessionInfo("b1", ("Ann", "Bob"), "wespa", str(tmp_path))
+    s = Session(info, Recorder(wespa, english, LEX), plugin_manager(entry_points=False))
+    windy = put(Board(), "8D", "WINDY")
+    s.camera(Observation(probs_of(windy), frame=1, time=1.0))
+    both = put(put(windy, "9A", "GALE"), "G7", "A")  # GALE (with WE) and A (making AD)
+    emptied = np.full(225, 1.0)
+    gale = [8 * 15 + c for c in range(4)]
+    emptied[gale if first == "A" else [6 * 15 + 6]] = 5.0  # laid later
+    s.camera(Observation(probs_of(both), frame=2, time=6.0, emptied=emptied))
+    words = [t.word for t in s.game.turns]
+    assert words == ["WINDY", "GALE", "A."] if first == "GALE" else ["WINDY", "A.", "GALE"]
+
+
+def test_a_resumed_run_knows_which_alerted_tiles_came_back(tmp_path, english, wespa):
+    info = SessionInfo("b1", ("Ann", "Bob"), "wespa", str(tmp_path))
+    s = Session(info, Recorder(wespa, english, LEX), plugin_manager(entry_points=False))
+    windy = put(Board(), "8D", "WINDY")
+    s.camera(Observation(probs_of(windy), frame=1, time=1.0))
+    # the Y missing: alerted
+    s.camera(Observation(probs_of(windy.without([(7, 7)])), frame=2, time=2.0))
+    s.camera(Observation(probs_of(windy), frame=3, time=3.0))  # and back
+    s.camera(Observation(probs_of(put(windy, "9A", "GALE")), frame=4, time=4.0))
+    s.journal.close()
+    again = Session(info, Recorder(wespa, english, LEX), plugin_manager(entry_points=False))
+    # GALE taken off and the Y missing again: not a clean withdrawal, a disturbance
+    again.camera(Observation(probs_of(windy.without([(7, 7)])), frame=5, time=5.0))
+    kinds = [(e["type"], e.get("kind")) for e in again.journal.entries[-2:]]
+    assert kinds == [("alert", "board-disturbed"), ("board", None)]
+    assert [t.word for t in again.game.turns] == ["WINDY", "GALE"]
+
+
+def test_a_second_play_in_one_reading_needs_every_square_read_as_a_tile(tmp_path, english,
+                                                                        wespa):
+    info = SessionInfo("b1", ("Ann", "Bob"), "wespa", str(tmp_path))
+    s = Session(info, Recorder(wespa, english, LEX), plugin_manager(entry_points=False))
+    windy = put(Board(), "8D", "WINDY")
+    s.camera(Observation(probs_of(windy), frame=1, time=1.0))
+    both = put(put(windy, "9A", "GALE"), "G7", "A")
+    emptied = np.full(225, 1.0)
+    emptied[[8 * 15 + c for c in range(4)]] = 5.0  # GALE laid after the A
+    s.camera(Observation(probs_of(both, {(8, 1): {"?": 0.15, ".": 0.85}}), frame=2, time=6.0,
+             emptied=emptied))
+    assert [t.word for t in s.game.turns] == ["WINDY", "A."]  # GaLE waits for a clearer look
+
+
+def test_the_next_play_after_a_completed_one_is_read_in_the_same_reading(tmp_path, english,
+                                                                         wespa):
+    s = Session(SessionInfo("b1", ("Ann", "Bob"), "wespa", str(tmp_path)),
+                Recorder(wespa, english, LEX), plugin_manager(entry_points=False))
+    first = put(Board(), "8D", "WINDY")
+    s.camera(Observation(probs_of(first), frame=1, time=1.0))
+    laid = put(first, "D6", "NA.")
+    doubtful_n = {(5, 3): {"N": 0.6, ".": 0.3, "M": 0.1}}
+    s.camera(Observation(probs_of(laid, doubtful_n), frame=2, time=2.0))
+    assert [t.word for t in s.game.turns] == ["WINDY", "A."]  # N doubtful: a stray
+    # Next: the N read clearly and, run together with it, Ann's AD down from 7G.
+    s.camera(Observation(probs_of(put(laid, "G7", "A.")), frame=3, time=3.0))
+    assert [(t.player, t.word) for t in s.game.turns] == [(0, "WINDY"), (1, "NA."), (0, "A.")]
+
+
+def test_a_seeded_misreading_held_over_a_turn_costs_no_play(tmp_path, english, wespa):
+    """A hand at the board's edge read as the tiles of a play (AD at 9E) while the next play
+    is made: the record gives it a turn, so GALE goes to the wrong player. Once readings show
+    its squares empty, a journaled correction deletes it and every play is back with its
+    player and score, as in the game read without the misreading."""
+    windy = put(Board(), "8D", "WINDY")
+    gale = put(windy, "7C", "GALE")
+    awe = put(gale, "D7", "AWE")  # an E under GALE's A and WINDY's W
+
+    def session(name):
+        return Session(SessionInfo(name, ("A", "B"), "wespa", str(tmp_path / name)),
+                       recorder(english, wespa), plugin_manager(entry_points=False))
+
+    clean, seeded = session("clean"), session("seeded")
+    for board in (windy, gale, awe):
+        clean.camera(Observation(probs_of(board), 0, 1.0))
+    for board in (windy, put(windy, "9E", "AD"), put(gale, "9E", "AD"), gale, awe):
+        seeded.camera(Observation(probs_of(board), 0, 1.0))
+    assert [(t.player, t.word, t.score) for t in seeded.game.turns] == [
+        (t.player, t.word, t.score) for t in clean.game.turns]
+    assert seeded.game.scores == clean.game.scores
+    kinds = [e.get("kind") or e["type"] for e in seeded.journal.entries]
+    assert "play-deleted" in kinds and "correct" in kinds  # journaled, and the TD told
+
+
+@pytest.mark.parametrize("misread", [("G7", "A."), ("D7", "A.")])
+def test_a_seeded_misreading_gone_by_the_next_reading_costs_no_play(tmp_path, english, wespa,
+                                                                     misread):
+    """A hand over the board read as a lone A (AD above WINDY's D, or AW above its W) right
+    after WINDY: the record gives it the second player's turn, and the next reading shows
+    the square empty. Its words are in the lexicon and were read as recorded, so no challenge
+    took it off: a journaled correction deletes it rather than a withdrawal costing that
+    player the turn, and every later play stays with its player and score."""
+    windy = put(Board(), "8D", "WINDY")
+    gale = put(windy, "7C", "GALE")
+    awe = put(gale, "D7", "A.E")
+
+    def session(name):
+        return Session(SessionInfo(name, ("A", "B"), "wespa", str(tmp_path / name)),
+                       Recorder(wespa, english, LEX), plugin_manager(entry_points=False))
+
+    clean, seeded = session("clean"), session("seeded")
+    for board in (windy, gale, awe):
+        clean.camera(Observation(probs_of(board), 0, 1.0))
+    for board in (windy, put(windy, *misread), windy, gale, awe):
+        seeded.camera(Observation(probs_of(board), 0, 1.0))
+    assert [(t.player, t.word, t.score) for t in seeded.game.turns] == [
+        (t.player, t.word, t.score) for t in clean.game.turns]
+    kinds = [e.get("kind") or e["type"] for e in seeded.journal.entries]
+    assert "play-deleted" in kinds and "correct" in kinds and "withdraw" not in kinds
+    # ... and the journal resumes to the same record
+    seeded.journal.close()
+    again = session("seeded")
+    assert again.game.turns == seeded.game.turns

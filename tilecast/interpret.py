@@ -1,0 +1,666 @@
+"""A committed camera reading interpreted against the record: which journal entries it calls
+for (a play, a withdrawal, an amended or deleted play, alerts). Pure functions of the record
+and the reading: nothing here journals, applies or remembers; the recorder applies what comes
+back, so a resumed run that applies the same entries is in the same state.
+
+Each function takes a `Record` (the game, the action list that made it, the lexicon, and what
+the camera showed at its last journaled readings) and gives entries plus the `Memory` of what
+the camera's readings have alerted, for the next reading to weigh.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from tilecast.engine import game as g
+from tilecast.engine.actions import ActionError, apply_action, fold
+from tilecast.engine.board import SIZE, Board, square_name
+from tilecast.engine.infer import (
+    BLANK_CLASS,
+    CLASSES,
+    EMPTY_CLASS,
+    Change,
+    Inferred,
+    Probs,
+    board_change,
+    expected_class,
+    infer_play,
+    line_groups,
+    name_blanks,
+    notation,
+)
+from tilecast.engine.lexicon import Lexicon
+from tilecast.engine.movegen import blank_letters, likeliest_blanks
+from tilecast.engine.play import over_counted
+from tilecast.engine.tiles import BLANK
+
+Entry = dict[str, Any]
+Squares = tuple[tuple[int, int], ...]
+# A lexicon word is preferred to the camera's best reading unless that reading is more than
+# 1 / PHONY_ODDS times as probable; then it is recorded as read, a possible phony.
+PHONY_ODDS = 0.01
+STRAY_FLOOR = 0.001  # a play may leave new squares out only if they are this likely empty
+STRAY_ODDS = 0.02  # odds that a square surely read as a tile, off the play's line, is none
+SURE_TILE = 0.9  # tile probability of every square of a play read after another in one reading
+BLANK_ALONE = 0.1  # odds of a play of blanks alone, against one with letters
+ORDER_GAP = 0.5  # seconds between two plays' laying that puts them in order
+BLANK_GONE = 0.97  # a recorded blank counts as taken away only when this surely empty
+BLANK_ODDS = 0.2  # game base rate of blanks over the classifier's training rate (see blank_prior)
+
+
+@dataclass(frozen=True)
+class Memory:
+    """What the camera's readings have alerted, so that a board that stays as it is is not
+    alerted again: the last disturbance (squares added, removed) and the recorded tiles last
+    alerted as no longer seen. Journaled with each reading (the board entry's `alerted`)."""
+
+    disturbed: tuple[Squares, Squares] | tuple[()] = ()
+    removed: Squares = ()
+
+    def as_json(self) -> list[list[list[int]]]:
+        """The board entry's `alerted`: added, removed, missing."""
+        added, removed = self.disturbed or ((), ())
+        return [[list(sq) for sq in part] for part in (added, removed, self.removed)]
+
+    @classmethod
+    def from_json(cls, alerted: Sequence[Sequence[Sequence[int]]]) -> Memory:
+        """The memory a board entry's `alerted` journaled."""
+        added, removed, missing = alerted
+        disturbed = (squares(added), squares(removed)) if added or removed else ()
+        return cls(disturbed, squares(missing))
+
+    def noting(self, alert: Entry) -> Memory:
+        """With a journaled alert entry taken into account (a disturbance, an illegal play, or
+        recorded tiles no longer seen, each as it was seen)."""
+        data = alert.get("data") or {}
+        removed = squares(data.get("removed") or [])
+        if "added" in data:
+            return replace(self, disturbed=(squares(data["added"]), removed))
+        if alert.get("kind") == "board-disturbed" and removed:
+            return replace(self, removed=removed)
+        return self
+
+
+@dataclass(frozen=True)
+class Record:
+    """What a reading is weighed against. `rows`: the camera's top label of each square at its
+    last journaled reading; `play_rows`: the last play's action and the rows of the first
+    reading journaled after it (actions are compared by identity: the recorder's own)."""
+
+    game: g.Game
+    actions: tuple[Entry, ...]
+    lexicon: Lexicon | None = None
+    rows: tuple[str, ...] = ()
+    play_rows: tuple[Entry | None, tuple[str, ...]] = (None, ())
+    memory: Memory = Memory()
+
+    def without_last(self) -> Record:
+        """The record before its last action (an out-play's implied end, or the play that a
+        reading may amend)."""
+        actions = self.actions[:-1]
+        return replace(self, actions=actions, game=fold(self.game.rules, self.game.tileset,
+                                                        actions))
+
+
+def read(record: Record, probs: Probs, time: float, follow_on: bool = False,
+         emptied: Any = None) -> tuple[list[Entry], Memory]:
+    """The journal entries a committed camera reading calls for (not yet applied), and the
+    memory of alerts after it.
+
+    emptied: per square, when the camera last saw it empty (or None): of two clear plays
+    in one reading, the one laid first is recorded first.
+
+    follow_on: the reading has already given a play, now recorded; what else it shows
+    is the next play only if it is clear (every new square surely a tile, one play of
+    lexicon words): the camera missed the still moment between two turns, which happens
+    when the next player lays tiles down at once. Anything less clear gives nothing.
+    """
+    game = record.game
+    raw, probs = probs, blank_prior(probs, game.board)
+    change = _doubting_blanks(board_change(game.board, probs), game.board, probs)
+    memory = record.memory
+    if change.none or game.phase == g.OVER:
+        return [], memory
+    last = game.last_play
+    amended = _amended(record, change, raw, time)
+    if amended:
+        return amended, memory
+    alerts: list[Entry] = []
+    if change.removed:
+        # The last play taken back is a withdrawn phony, whatever stray squares read too,
+        # and whatever was already missing before.
+        taken = {(p.row, p.col) for p in last.placed} if last else set()
+        if taken & set(change.removed) \
+                and taken <= set(change.removed) | _read_empty(last.placed, probs) \
+                and set(change.removed) - taken <= set(memory.removed):
+            if _never_played(record, last):
+                return _deleted(record, len(record.actions) - 1, last, len(game.turns),
+                                time, "its tiles are gone, and its words, read as recorded, "
+                                "are no phony to challenge off"), memory
+            return [{"type": "withdraw", "source": "camera", "time": time}], memory
+        phantom = _phantom(record, change, probs, time)
+        if phantom:
+            return phantom, memory
+        if change.added and _moved(change.removed, change.added):
+            # Tiles knocked a square or so aside: a disturbance, not a play.
+            return _disturbed(memory, change, len(game.turns), time, "tiles moved")
+        # Older tiles gone: the TD is told (once), the record keeps them, and new tiles
+        # are still read as plays, so one disturbance never stops the recording.
+        if change.removed != memory.removed:
+            memory = replace(memory, removed=change.removed)
+            where = " ".join(square_name(*sq) for sq in change.removed)
+            why = f"recorded tiles no longer seen: {where}"
+            alert = _alert("board-disturbed", why, "violation", len(game.turns), time)
+            alert["data"] = {"removed": [list(sq) for sq in change.removed]}
+            alerts.append(alert)
+    else:
+        memory = replace(memory, removed=())
+    if not change.added or game.phase != g.PLAYING:
+        return alerts, memory
+    if follow_on and any(_empty(probs, r, c) > 1.0 - SURE_TILE for r, c in change.added):
+        return [], memory
+    reading, note = _best_reading(record, probs, change.added, time,
+                                  None if follow_on else emptied)
+    if follow_on and (reading is None or note or any(
+        (p.row, p.col) not in change.added for p in reading.placed  # a gap filled
+    )):
+        return [], memory
+    if note is None:  # doubtful readings, no play: the next reading will tell
+        return alerts, memory
+    uncounted = False
+    if reading is None:
+        # Maybe only the set's letter counts stand against what the camera reads: an
+        # earlier misreading spent the letter. Then the play is recorded as read and the
+        # TD told; dropping it would give every later play to the wrong player.
+        reading, note = _best_reading(record, probs, change.added, time, emptied,
+                                      counted=False)
+        uncounted = reading is not None and note is not None
+        if uncounted:
+            over = over_counted(game.board, reading.placed, game.tileset)
+            what = ", ".join("a blank" if f == BLANK else f for f in over)
+            why = (f"{reading.coord} {reading.word}: the camera clearly reads "
+                   f"{what}, but the set has no more; recorded as read (an "
+                   "earlier play is probably misread)")
+            note.append(_alert("too-many-of-letter", why, "warning", len(game.turns), time))
+            note[-1]["data"] = {"letters": list(over)}
+    if reading is None or note is None:
+        why = _infer(game, probs, change.added).reason
+        more, memory = _disturbed(memory, change, len(game.turns), time,
+                                  f"not a legal play ({why})", kind="illegal-play")
+        return alerts + more, memory
+    entry = {
+        "type": "play",
+        "source": "camera",
+        "time": time,
+        "coord": str(reading.coord),
+        "word": reading.word,
+        "probability": round(reading.probability, 4),
+    }
+    if any(p.tile.blank for p in reading.placed):
+        entry["blank_options"] = [list(o) for o in reading.blank_options]
+    if uncounted:
+        entry["uncounted"] = True
+    return alerts + note + [entry], replace(memory, disturbed=())
+
+
+def _phantom(record: Record, change: Change, probs: Probs, time: float) -> list[Entry]:
+    """An earlier play all of whose tiles are now surely gone, while the plays after it
+    stand, was never played: the camera held a misreading for a while (a hand or a rack
+    at the board's edge read as tiles) and the record gave it a turn. It is deleted from
+    the record by a journaled correction, with an alert, when the record stands without
+    it, so that the later plays go back to their players. Tiles never leave the board
+    once the next turn has begun, so nothing else explains them all gone."""
+    gone, actions = set(change.removed), record.actions
+    rules, tileset = record.game.rules, record.game.tileset
+    game = g.new_game(rules, tileset)
+    for index, action in enumerate(actions):
+        before = len(game.turns)
+        game = apply_action(game, action)
+        if action["type"] != "play" or index == len(actions) - 1:
+            continue
+        turn = game.turns[before]
+        placed = {(p.row, p.col): p.tile for p in turn.placed}
+        if not placed or not set(placed) <= gone or gone - set(placed) - set(
+                record.memory.removed):
+            continue
+        if any(_empty(probs, r, c) < (BLANK_GONE if tile.blank else SURE_TILE)
+               for (r, c), tile in placed.items()):
+            continue
+        try:
+            fold(rules, tileset, actions[:index] + actions[index + 1:])
+        except ActionError:
+            continue  # a later play leans on its tiles: the TD must sort it out
+        return _deleted(record, index, turn, before + 1, time, "its tiles are gone while "
+                        "later plays stand")
+    return []
+
+
+def _never_played(record: Record, last: g.Turn) -> bool:
+    """Whether the last play, its tiles now all gone, can have been no turn: its words are in
+    the lexicon and the camera's last reading showed its tiles as recorded (no letter mended
+    into a word), so no challenge can have taken it off. The camera misread something (a hand
+    or a rack at the board's edge) or the player took the tiles back before ending the turn;
+    either way, a withdrawal would give every later play to the wrong player."""
+    lexicon, rows = record.lexicon, record.rows
+    if lexicon is None or not rows or record.game.turns[-1] is not last \
+            or record.actions[-1]["type"] != "play":
+        return False
+    shown = all(rows[p.row][p.col] == ("?" if p.tile.blank else p.tile.letter)
+                for p in last.placed)
+    return shown and all(word.text in lexicon for word in last.words)
+
+
+def _deleted(record: Record, index: int, turn: g.Turn, number: int, time: float, why: str
+             ) -> list[Entry]:
+    """Action `index`, the play that made turn `number` (from 1), deleted from the record as
+    a misreading by a journaled correction with an alert, so that the later plays go back to
+    their players."""
+    why = f"{turn.coord} {turn.word} (turn {number}) removed from the record: {why}, so it " \
+          "was a misreading"
+    alert = _alert("play-deleted", why, "warning", len(record.game.turns), time)
+    alert["data"] = {"removed": [list(sq) for sq in sorted((p.row, p.col)
+                                                          for p in turn.placed)]}
+    return [alert, {"type": "correct", "op": "delete", "index": index, "reason": why,
+                    "source": "camera", "time": time}]
+
+
+def _amended(record: Record, change: Change, raw: Probs, time: float) -> list[Entry]:
+    """The last play changed before the next turn (tiles slid, swapped, added or taken
+    back while its player still thinks: the clock that ends a turn is out of view),
+    replaced by what the board shows now when that is another play of lexicon words
+    through every tile of it still there and none taken away (stray readings elsewhere
+    aside), on the board as it was before. Taking every tile back is a withdrawal and
+    moving older tiles a disturbance, so neither is an amendment. `raw`: the camera's
+    probabilities, before blank_prior."""
+    game, last, actions = record.game, record.game.last_play, record.actions
+    if last is None or game.turns[-1] is not last or actions[-1]["type"] != "play":
+        return []
+    taken = {(p.row, p.col) for p in last.placed}
+    gone = set(change.removed)
+    # Tiles the camera now reads otherwise than at its last reading: a record that
+    # already differs from the camera (letters the lexicon or the operator mended) is
+    # no change on the board. One such tile is more likely a misreading than a change.
+    rows = record.rows
+    other = [(r, c) for r, c in taken - gone if rows and _top(raw, r, c) != rows[r][c]]
+    # New tiles in line with the play that the camera already read, as now, in the
+    # reading that recorded the play (left out then as doubtful), and now surely reads
+    # as tiles: it was laid with them, phony or not. Not blanks: a plain square read as a
+    # blank is the camera's commonest steady misreading. Other new tiles are the next play.
+    action, then = record.play_rows
+    early = {
+        (r, c) for r, c in _extensions(game.board, tuple(sorted(taken)), set(change.added))
+        if action is actions[-1] and then
+        and _top(raw, r, c) == then[r][c] not in ".?"
+        and _empty(raw, r, c) < 1.0 - SURE_TILE
+    }
+    grown = bool(early) and not gone
+    if not (gone & taken or len(other) > 1 or grown) \
+            or gone - taken - set(record.memory.removed) or taken <= gone:
+        return []
+    squares_now = tuple(sorted((taken - gone) | (early if grown else set(change.added))))
+    uncounted = bool(actions[-1].get("uncounted"))
+    before = record.without_last()
+    reading, note = _best_reading(before, blank_prior(raw, before.game.board), squares_now,
+                                  time, whole=grown, counted=not uncounted)
+    was = notation(before.game.board, last.placed)
+    if uncounted and reading is not None:  # still more than the set holds?
+        uncounted = bool(over_counted(before.game.board, reading.placed, game.tileset))
+    if reading is None or note is None or (
+            not grown and any(a["kind"] == "phony" for a in note)):
+        return []  # not a play of lexicon words: the usual reading decides
+    kept = {(p.row, p.col) for p in reading.placed}
+    if not taken - gone <= kept or kept & gone or set(reading.placed) == set(last.placed):
+        return []  # not another play through what stays
+    why = f"{was[0]} {was[1]} changed to {reading.coord} {reading.word} before the next turn"
+    amended: Entry = {"type": "play", "coord": str(reading.coord), "word": reading.word}
+    if uncounted:
+        amended["uncounted"] = True
+    entry = {"type": "correct", "op": "replace", "index": len(actions) - 1,
+             "action": amended, "reason": why, "source": "camera", "time": time}
+    if any(p.tile.blank for p in reading.placed):
+        entry["blank_options"] = [list(o) for o in reading.blank_options]
+    return note + [_alert("play-amended", why, "info", len(game.turns) - 1, time), entry]
+
+
+def _best_reading(
+    record: Record, probs: Probs, added: tuple, time: float, emptied: Any = None,
+    whole: bool = False, counted: bool = True,
+) -> tuple[Inferred | None, list[Entry] | None]:
+    """The most plausible play and the alerts it comes with; (None, []) when no legal play
+    fits squares that are surely tiles; (None, None) when more likely nothing was played.
+
+    Candidates: every new square as one play, the plays on part of them (the rest
+    then stray readings: a square cut off at the frame's edge, a reflection, the side of
+    a tile read on the square behind it), and a line of new squares with a gap or two
+    filled or an end extended (a plain blank read as the square it covers). Each is
+    weighed by how probable its letters are, times the chance that the squares it leaves
+    out in its own line are really empty, times STRAY_ODDS for each other square it leaves
+    out that surely holds a tile, times the tile probability of each gap it fills, times
+    PHONY_ODDS when its words are not in the lexicon (a phony is rare; the lexicon may
+    mend a doubtful letter but never turns a clearly read phony into another word).
+    whole: every square is known to be a tile, so only the play of them all is weighed;
+    counted: whether the set's letter counts bind.
+    """
+    game, own = record.game, record.lexicon
+    turn = len(game.turns)
+    checks = [None, own] if own is not None else [None]
+    best: tuple[float, Inferred, tuple, bool] | None = None
+    board = game.board
+    clear: list[tuple[Inferred, tuple]] = []  # plays of sure tiles and lexicon words
+    parts = [] if whole else _parts(board, added, probs) + _gaps_filled(board, added)
+    for part in [tuple(added)] + parts:
+        rest = set(added) - set(part)
+        # Left-out squares that would have extended the play (joined to it along its
+        # line) count against it unless they are probably empty; others are strays.
+        inline = _extensions(board, part, set(added))
+        weight = math.prod(_empty(probs, r, c) for r, c in inline)
+        if weight < STRAY_FLOOR:
+            continue  # clearly read tiles in line are not left out
+        for r, c in rest - set(inline):
+            p = _empty(probs, r, c)
+            weight *= p + (1.0 - p) * STRAY_ODDS
+        gaps = set(part) - set(added)
+        for r, c in gaps:
+            weight *= 1.0 - _empty(probs, r, c)
+        if weight <= 0.0:
+            continue  # a square read as surely empty is no hidden blank
+        seen = _as_blanks(probs, gaps) if gaps else probs
+        floor = 0.0  # readings of lexicon words less probable than this cannot win
+        for lexicon in checks:
+            most = weight * (1.0 if lexicon is not None or own is None else PHONY_ODDS)
+            if gaps and best is not None and most <= best[0]:
+                continue  # it cannot win, and a play with a gap filled is never clear
+            reading = _infer(game, seen, part, lexicon, counted, floor)
+            if not reading.legal:
+                continue
+            if lexicon is None and own is not None:
+                # A lexicon word must beat this phony by PHONY_ODDS (BLANK_ALONE: the
+                # phony may be all blanks, the word not); a clear phony then costs a
+                # few letter choices, not thousands.
+                floor = reading.probability * PHONY_ODDS * BLANK_ALONE
+            valid = lexicon is not None or own is None
+            odds = reading.probability * weight * (1.0 if valid else PHONY_ODDS)
+            if all(p.tile.blank for p in reading.placed):
+                odds *= BLANK_ALONE  # blanks alone fit almost anywhere; players rarely do it
+            if best is None or odds > best[0]:
+                best = (odds, reading, tuple(sorted(rest)), valid)
+            if valid and part == tuple(sorted(part)) and all(
+                _empty(probs, r, c) < 1.0 - SURE_TILE for r, c in part
+            ):
+                clear.append((reading, tuple(sorted(rest))))
+    # Or nothing was played, and every new square is a misreading (a plain square taken
+    # for a blank beside a tile's side): likelier than a lone phony of doubtful tiles.
+    nothing = math.prod(_empty(probs, r, c) for r, c in added)
+    if nothing >= STRAY_FLOOR and (best is None or best[0] < nothing):
+        return None, None
+    if best is None:
+        return None, []
+    _, reading, rest, valid = best
+    if emptied is not None and valid:
+        reading, rest = _laid_first(reading, rest, clear, emptied)
+    if not valid and own is not None and any(p.tile.blank for p in reading.placed):
+        reading = _name_phony_blanks(own, board, reading)
+    alerts = []
+    if not valid:
+        why = f"{reading.coord} {reading.word}: not in the lexicon"
+        alerts.append(_alert("phony", why, "info", turn, time))
+    if rest:
+        stray = " ".join(square_name(*sq) for sq in rest)
+        why = f"read as tiles but not part of {reading.coord} {reading.word}: {stray}"
+        alerts.append(_alert("stray-tiles", why, "info", turn, time))
+    used_up, faces = _used_up(game, probs, reading)
+    if used_up:
+        why = (f"{reading.coord} {reading.word}: the camera reads {used_up}, but the set "
+               "has no more such tiles; an earlier play may be misread")
+        alerts.append(_alert("too-many-of-letter", why, "warning", turn, time))
+        alerts[-1]["data"] = {"letters": faces}
+    return reading, alerts
+
+
+def _used_up(game: g.Game, probs: Probs, reading: Inferred) -> tuple[str, list[str]]:
+    """The squares of a play where the camera clearly reads another tile than the one
+    recorded, of a kind the set has no more of (say 'a blank on 13E'; '' when none), and
+    those kinds. Recording the next likeliest letter is all the recorder can do there, but
+    a tile count spent by an earlier misreading would go on to bend later plays unseen."""
+    used = Counter(game.board.faces())
+    used.update(p.tile.face for p in reading.placed)
+    out, faces = [], []
+    for p in reading.placed:
+        row = _square(probs, p.row, p.col)
+        k = max(range(EMPTY_CLASS), key=row.__getitem__)  # its likeliest tile
+        face = CLASSES[k]
+        left = game.tileset.counts.get(face, 0) - used[face]
+        if row[k] > 0.5 and face != p.tile.face and left <= 0:
+            what = "a blank" if k == BLANK_CLASS else f"{face!r}"
+            out.append(f"{what} on {square_name(p.row, p.col)}")
+            faces.append(face)
+    return ", ".join(out), sorted(set(faces))
+
+
+def _name_phony_blanks(lexicon: Lexicon, board: Board, reading: Inferred) -> Inferred:
+    """A phony's blanks named by the words through them alone (the other words are wrong
+    whatever the blanks are), or, when those words allow no letters either (a word of
+    another lexicon), by how word-like the letters make them."""
+    options = blank_letters(lexicon, board, reading.placed, own_words=True)
+    ranked = likeliest_blanks(lexicon, board, reading.placed, options or None)
+    placed = name_blanks(reading.placed, ranked[0])
+    _, word = notation(board, placed)
+    return replace(reading, placed=placed, word=word,
+                   blank_options=tuple(ranked) if options else ())
+
+
+def _infer(game: g.Game, probs: Probs, squares_now: tuple, lexicon: Lexicon | None = None,
+           counted: bool = True, floor: float = 0.0) -> Inferred:
+    """infer_play, where a play of more tiles than the player holds is never legal."""
+    held = game.rack_sizes[game.to_move]
+    if len(squares_now) > held:
+        reading = infer_play(game.board, probs, squares_now, game.tileset)
+        return replace(reading, legal=False, reason=f"{len(squares_now)} tiles from {held}")
+    return infer_play(game.board, probs, squares_now, game.tileset, lexicon,
+                      counted=counted, floor=floor)
+
+
+def _disturbed(memory: Memory, change: Change, turn: int, time: float, what: str,
+               kind: str = "board-disturbed") -> tuple[list[Entry], Memory]:
+    """An alert for this change, unless it is the disturbance last alerted."""
+    key = (change.added, change.removed)
+    if key == memory.disturbed:
+        return [], memory
+    names = [square_name(*sq) for sq in change.added + change.removed]
+    alert = _alert(kind, f"{what}: {' '.join(names)}", "violation", turn, time)
+    alert["data"] = {"added": [list(sq) for sq in change.added],
+                     "removed": [list(sq) for sq in change.removed]}
+    return [alert], replace(memory, disturbed=key)
+
+
+def squares(items: Sequence[Sequence[int]]) -> Squares:
+    """Squares as journaled ([row, column] lists) as tuples."""
+    return tuple((int(r), int(c)) for r, c in items)
+
+
+def _gaps_filled(board: Board, added: tuple, most: int = 2) -> list[tuple]:
+    """Runs of new squares along a row or column with the empty squares between them taken as
+    tiles too, and an empty square between them and a tile already on the board (at most
+    `most` such gaps per run; new squares further apart, a stray perhaps, start another run):
+    a plain blank the camera took for the square it covers. A run of every new square may
+    also take the first empty square beyond either end, past any board tiles."""
+    parts = []
+    for axis in (0, 1):
+        lines: dict[int, list[int]] = {}
+        for sq in added:
+            lines.setdefault(sq[axis], []).append(sq[1 - axis])
+        for fixed, along in lines.items():
+            line = [(fixed, a) if axis == 0 else (a, fixed) for a in range(SIZE)]
+            empty = [not board.occupied(*sq) and sq not in added for sq in line]
+            runs = [[min(along)]]
+            for a in sorted(along)[1:]:
+                if sum(empty[runs[-1][-1] + 1 : a]) > most:
+                    runs.append([])
+                runs[-1].append(a)
+            for run in runs:
+                lo, hi = run[0], run[-1]
+                inner = [a for a in range(lo, hi + 1) if empty[a]]
+                ends = [[]]  # with neither, either or both squares beyond the ends
+                for end, step in ((lo, -1), (hi, 1)):
+                    gap = end + step
+                    while 0 <= gap < SIZE and board.occupied(*line[gap]):
+                        gap += step
+                    beyond = gap + step
+                    hooked = gap == end + step and 0 <= beyond < SIZE \
+                        and board.occupied(*line[beyond])
+                    if 0 <= gap < SIZE and empty[gap] and (hooked or len(run) == len(added)):
+                        ends += [e + [gap] for e in ends]
+                for end_gaps in ends:
+                    gaps = inner + end_gaps
+                    if 0 < len(gaps) <= most:
+                        parts.append(tuple(sorted(line[a] for a in run + gaps)))
+    return parts
+
+
+def _as_blanks(probs: Probs, gaps: set) -> Probs:
+    """The probabilities with these squares' empty readings counted as blanks too (at the
+    game rate, BLANK_ODDS, as blank_prior counts the blank readings): a tile the camera took
+    for its square is most likely a plain blank, unless a letter clearly showed."""
+    out = list(probs)
+    for r, c in gaps:
+        row = list(_square(probs, r, c))
+        row[BLANK_CLASS] += row[EMPTY_CLASS] * BLANK_ODDS
+        out[r * SIZE + c] = row
+    return out
+
+
+def _top(probs: Probs, r: int, c: int) -> str:
+    """The square's likeliest class as the board rows show it ('A'-'Z', '?', '.')."""
+    read = _square(probs, r, c)
+    return CLASSES[max(range(len(CLASSES)), key=read.__getitem__)]
+
+
+def _laid_first(reading: Inferred, rest: tuple, clear: list, emptied: Any
+                ) -> tuple[Inferred, tuple]:
+    """Of the chosen play and the clear plays on other squares of the same reading, the one
+    whose squares were last seen empty earliest (by ORDER_GAP or more): two turns the camera
+    saw only together are recorded in the order they were laid."""
+    def laid(r: Inferred) -> float:
+        return float(sorted(emptied[p.row * SIZE + p.col] for p in r.placed)[len(r.placed) // 2])
+
+    squares = {(p.row, p.col) for p in reading.placed}
+    first, first_rest = reading, rest
+    for other, other_rest in clear:
+        if squares.isdisjoint((p.row, p.col) for p in other.placed) \
+                and laid(other) + ORDER_GAP < laid(first):
+            first, first_rest = other, other_rest
+    if first is reading:
+        return reading, rest
+    # the chosen play's squares are the next turn's, not strays
+    return first, tuple(sq for sq in first_rest if sq not in squares)
+
+
+def _doubting_blanks(change: Change, board: Board, probs: Probs) -> Change:
+    """The change without recorded blanks read as empty but not surely so: a plain blank
+    looks much like the square under it, and a tile is rarely taken off the board."""
+    removed = tuple(
+        (r, c) for r, c in change.removed
+        if not board.at(r, c).blank or _empty(probs, r, c) >= BLANK_GONE
+    )
+    return replace(change, removed=removed)
+
+
+def _read_empty(placed, probs: Probs, fair: float = 0.2) -> set[tuple[int, int]]:
+    """The squares of these placements that read more likely empty than not, or (a lettered
+    tile's; a blank looks much like its square) fairly likely empty and more so than as their
+    own tile: a premium label (the centre star) can half read as some letter once its tile
+    has gone, but not as the tile that went."""
+    def gone(p) -> bool:
+        read = _square(probs, p.row, p.col)
+        empty = read[EMPTY_CLASS]
+        if empty > 0.5:
+            return True
+        return not p.tile.blank and empty >= fair and empty > read[expected_class(p.tile)]
+    return {(p.row, p.col) for p in placed if gone(p)}
+
+
+def _extensions(board: Board, part: tuple, added: set) -> list[tuple[int, int]]:
+    """New squares outside `part` that join it along its line, through tiles on the board
+    or other new squares: had they been tiles, the play would have run over them."""
+    rows, cols = {r for r, _ in part}, {c for _, c in part}
+    axes = [(0, 1)] if len(rows) == 1 and len(cols) > 1 else []
+    axes += [(1, 0)] if len(cols) == 1 and len(rows) > 1 else []
+    found = []
+    for dr, dc in axes or [(0, 1), (1, 0)]:
+        for sign, (r, c) in ((-1, min(part)), (1, max(part))):
+            r, c = r + sign * dr, c + sign * dc
+            while 0 <= r < SIZE and 0 <= c < SIZE and (board.occupied(r, c) or (r, c) in added):
+                if (r, c) in added and (r, c) not in part:
+                    found.append((r, c))
+                r, c = r + sign * dr, c + sign * dc
+    return found
+
+
+def _moved(removed: tuple, added: tuple) -> bool:
+    """Whether the new squares are the missing tiles pushed aside: as many, each new one
+    next to (or diagonally by) a missing one."""
+    return len(removed) == len(added) and all(
+        any(max(abs(r - q), abs(c - d)) <= 1 for q, d in removed) for r, c in added
+    )
+
+
+def blank_prior(probs: Probs, board: Board) -> list[list[float]]:
+    """The classifier's probabilities with a blank made as rare as it is in a game, on the
+    squares still empty in the record (a recorded blank is known to be there).
+
+    The classifier learnt from crops with three blanks for every letter; a set has two blanks
+    in a hundred tiles, fewer than the average letter, so its raw blank odds are about
+    BLANK_ODDS too high, and a plain square (which a blank resembles) suffers for it.
+    """
+    weighted = [list(row) for row in probs]
+    for i, row in enumerate(weighted):
+        if board.occupied(*divmod(i, SIZE)):
+            continue
+        row[BLANK_CLASS] *= BLANK_ODDS
+        total = sum(row)
+        row[:] = [p / total for p in row]
+    return weighted
+
+
+def _parts(board: Board, added: tuple, probs: Probs, most: int = 16) -> list[tuple]:
+    """Runs of the new squares that could be the real play when not all of them are: each
+    run that line_groups() finds, and each run trimmed by a square or two at either end,
+    most strongly seen first."""
+    parts = set()
+    for group in line_groups(board, added):
+        run = tuple(group)
+        for head in range(3):
+            for tail in range(3):
+                part = run[head : len(run) - tail]
+                if part and len(part) < len(added):
+                    parts.add(part)
+
+    def seen(part: tuple) -> float:
+        return sum(1.0 - _empty(probs, r, c) for r, c in part)
+
+    return sorted(parts, key=seen, reverse=True)[:most]
+
+
+def _square(probs: Probs, r: int, c: int) -> Sequence[float]:
+    """A square's class probabilities (a reading's rows run row-major, row 1 first)."""
+    return probs[r * SIZE + c]
+
+
+def _empty(probs: Probs, r: int, c: int) -> float:
+    """How likely the square is empty."""
+    return probs[r * SIZE + c][EMPTY_CLASS]
+
+
+def _alert(kind: str, message: str, severity: str, turn: int, time: float) -> dict[str, Any]:
+    return {
+        "type": "alert",
+        "kind": kind,
+        "message": message,
+        "severity": severity,
+        "turn": turn,
+        "time": time,
+    }
