@@ -120,6 +120,45 @@ def test_the_tiles_votes_do_not_turn_the_view_mid_game_against_the_boards_words(
         assert reader.view == (turn_to if kept is None else kept)
 
 
+class Laying(BoardReader):
+    """Frames of a first play being laid, in a camera turned half round (view 2): D and Y of
+    WINDY first, under a moving hand, read in view 0 until the tiles' votes turn it (frame 2);
+    then the whole play, still."""
+
+    def __init__(self) -> None:
+        super().__init__(classifier=None)
+        whole = board_probs("8D", "WINDY")
+        part = whole.copy()
+        part[[in_square(s) for s in ("8D", "8E", "8F")]] = np.eye(len(CLASSES))[EMPTY_CLASS]
+        self.cuts = [in_view(part, 2)] * 4 + [in_view(whole, 2)] * 12  # (a half turn undoes)
+
+    def read(self, frame: int) -> Reading:
+        if frame == 2:
+            self.view = 2
+        return Reading(in_view(self.cuts[frame], self.view), 100.0 if frame < 4 else 0.0,
+                       np.zeros((4, 2), np.float32), 0, False, self.view,
+                       np.zeros((4, 2), np.float32), in_view(np.arange(225), self.view))
+
+
+def test_a_play_half_laid_does_not_hold_the_view_before_the_first_play_is_read(
+        tmp_path, wespa, english):
+    from tilecast.events import SessionInfo
+    from tilecast.pluginmanager import plugin_manager
+    from tilecast.session import Session
+    from tilecast.vision.stillness import StillConfig, StillnessGate
+    from tilecast.watch import watch
+
+    # DY read backwards in view 0 is YD, a word; the play itself is a phony either way, so
+    # its words cannot settle the view: the tiles' votes must
+    info = SessionInfo("b1", ("Ann", "Bob"), "wespa", str(tmp_path))
+    lexicon = Lexicon(["YD", "AD"])
+    s = Session(info, Recorder(wespa, english, lexicon), plugin_manager(entry_points=False))
+    reader = Laying()
+    watch(s, reader, [(i, i * 0.5, i) for i in range(16)], StillnessGate(StillConfig(1.0)))
+    assert reader.view == 2
+    assert [(str(t.coord), t.word) for t in s.game.turns] == [("8D", "WINDY")]
+
+
 def transposing_view() -> int:
     grid = np.arange(225).reshape(15, 15)
     return next(v for v in range(1, 8) if np.array_equal(in_view(grid.ravel(), v), grid.T.ravel()))

@@ -69,9 +69,10 @@ def watch(
     # also while replaying, so that a resumed run's reader stands where the unbroken run's did.
     votes = getattr(reader, "votes", None)  # (a scripted reader in a test has none)
     first = votes is not None and votes.max() < PINNED
-    # Later, the tiles' votes turn the view only where the board's words read as well in the
-    # new one: a face whose letters the network reads turned (a serif set, a mirrored feed)
-    # would otherwise move every recorded tile to another square mid-game.
+    # From then on, the tiles' votes turn the view only where the board's words read as well
+    # in the new one: a face whose letters the network reads turned (a serif set, a mirrored
+    # feed) would otherwise move every recorded tile to another square mid-game. (Not before:
+    # a play half laid can read a word fragment in a wrong view.)
     lexicon = session.recorder.lexicon if votes is not None else None
     held = None
     try:
@@ -87,7 +88,7 @@ def watch(
                     < words_read(in_view(_cut(reading), held), lexicon):
                 reading = reader.hold(reading, held)
             if reading is not None:
-                held = reading.view
+                held = None if first else reading.view  # (the first play's words decide first)
                 last = (index, time, reading.view)
                 probs = gate.feed(time, reading.motion, reading.probs)
                 view = reading.view
