@@ -15,10 +15,10 @@ from types import SimpleNamespace
 
 import numpy as np
 
+from tilecast.commands.serve import LOOKAHEAD
 from tilecast.engine.board import format_coord
 from tilecast.engine.game import Game
 from tilecast.engine.infer import CLASSES, EMPTY_CLASS
-from tilecast.commands.serve import LOOKAHEAD
 from tilecast.pluginmanager import plugin_manager
 from tilecast.plugins import annotation
 from tilecast.plugins.alerts import AlertLog

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from livesite import OPERATOR, TD, chromium, entries_of, missing, serving, submit
+from livesite import TD, chromium, entries_of, missing, serving, submit
 
 from tilecast.config import load_profile, load_tileset
 from tilecast.engine.selfplay import self_play
