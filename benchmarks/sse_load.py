@@ -1,6 +1,7 @@
 """Load test of the live event streams: N viewers of one board, every move of a game.
 
-    .venv/bin/python benchmarks/sse_load.py                 # 200 viewers, one self-play game
+    .venv/bin/python benchmarks/sse_load.py                 # 1000 opened and closed, then
+                                                            # 200 viewers, one self-play game
     .venv/bin/python benchmarks/sse_load.py --clients 50 --json
 
 The server runs in a child process under waitress, as `tilecast serve` runs it, on 127.0.0.1
@@ -38,7 +39,7 @@ def serve(port_out, clients: int, out_dir: str) -> None:
 
     sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - for the life of the process
 
-    from tilecast.commands.serve import OUTBUF_LIMIT, SPARE_THREADS
+    from tilecast.commands.serve import LOOKAHEAD, OUTBUF_LIMIT, SPARE_THREADS
     from tilecast.server.app import create_app
     from tilecast.server.config import BoardSpec, ServerConfig
 
@@ -48,7 +49,7 @@ def serve(port_out, clients: int, out_dir: str) -> None:
     server = waitress.create_server(
         app, host="127.0.0.1", port=0, threads=streams + SPARE_THREADS,
         connection_limit=streams + 4 * SPARE_THREADS, outbuf_high_watermark=OUTBUF_LIMIT,
-        asyncore_use_poll=True,
+        asyncore_use_poll=True, channel_request_lookahead=LOOKAHEAD,
     )
     port_out.put(server.effective_port)
     server.run()
@@ -73,12 +74,19 @@ class Viewer(threading.Thread):
         self.connected = threading.Event()
         self.done = threading.Event()
         self.error = ""
+        self.refused = 0  # 503s before it got a stream
 
     def run(self) -> None:
         try:
-            conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
-            conn.request("GET", f"/api/boards/{BOARD}/events")
-            resp = conn.getresponse()
+            while True:  # refused while the burst's slots come back: try again, as pages do
+                conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+                conn.request("GET", f"/api/boards/{BOARD}/events")
+                resp = conn.getresponse()
+                if resp.status != 503 or time.monotonic() > self.deadline:
+                    break
+                conn.close()
+                self.refused += 1
+                time.sleep(0.5)
             if resp.status != 200:
                 self.error = f"HTTP {resp.status}"
                 return
@@ -93,7 +101,7 @@ class Viewer(threading.Thread):
                     key, _, value = line.partition(": ")
                     fields[key] = value
                     continue
-                if "event" in fields:
+                if "event" in fields and "id" in fields:  # (server-time carries no id)
                     seq, kind = int(fields["id"]), fields["event"]
                     self.events.append((seq, kind, time.perf_counter()))
                     if kind == "snapshot":
@@ -108,6 +116,38 @@ class Viewer(threading.Thread):
             self.error = str(exc)
         finally:
             self.connected.set()
+
+
+def burst(port: int, total: int, workers: int = 16) -> dict[str, int]:
+    """Open `total` event streams from `workers` threads, each read up to its status line and
+    closed at once (a page reloaded over and over, a crowd of OBS sources restarting)."""
+    import socket
+
+    counts: dict[str, int] = {}
+    lock = threading.Lock()
+    left = iter(range(total))
+
+    def work() -> None:
+        while True:
+            with lock:
+                if next(left, None) is None:
+                    return
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=30) as sock:
+                    sock.sendall(f"GET /api/boards/{BOARD}/events HTTP/1.1\r\nHost: x\r\n\r\n"
+                                 .encode())
+                    status = sock.recv(64).split(b" ")[1].decode()
+            except (OSError, IndexError) as exc:
+                status = type(exc).__name__
+            with lock:
+                counts[status] = counts.get(status, 0) + 1
+
+    threads = [threading.Thread(target=work, daemon=True) for _ in range(workers)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return counts
 
 
 def game_entries(seed: int) -> list[dict]:
@@ -148,7 +188,7 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
-def run(clients: int, seed: int, gap: float, timeout: float) -> dict:
+def run(clients: int, seed: int, gap: float, timeout: float, bursts: int = 0) -> dict:
     deadline = time.monotonic() + timeout
     entries = game_entries(seed)
     ctx = mp.get_context("spawn")
@@ -160,6 +200,9 @@ def run(clients: int, seed: int, gap: float, timeout: float) -> dict:
             port = port_out.get(timeout=60)
             time.sleep(0.5)
             idle = rss_kib(child.pid)
+            burst_started = time.perf_counter()
+            burst_counts = burst(port, bursts) if bursts else {}
+            burst_s = time.perf_counter() - burst_started
             started = time.perf_counter()
             viewers = [Viewer(port, i == 0, deadline) for i in range(clients)]
             for v in viewers:
@@ -200,10 +243,12 @@ def run(clients: int, seed: int, gap: float, timeout: float) -> dict:
     ms = [1000 * x for x in latencies]
     return {
         "clients": clients,
+        "burst": {"streams": bursts, "statuses": burst_counts, "seconds": round(burst_s, 2)},
         "moves": len(sent),
         "posts": len(post_s),
         "clients_with_every_move": complete,
         "client_errors": failed,
+        "clients_refused_first": sum(v.refused > 0 for v in viewers),
         "connect_all_s": round(connect_s, 2),
         "latency_ms": {
             "p50": round(statistics.median(ms), 1) if ms else None,
@@ -226,18 +271,24 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1, help="self-play game to post")
     parser.add_argument("--gap", type=float, default=0.1, help="seconds between moves")
     parser.add_argument("--timeout", type=float, default=180.0, help="stop after this long")
+    parser.add_argument("--burst", type=int, default=1000,
+                        help="streams opened and closed at once before the viewers come")
     parser.add_argument("--json", action="store_true", help="print the numbers as JSON")
     args = parser.parse_args()
     if not 1 <= args.clients <= MAX_CLIENTS:
         parser.error(f"--clients must be 1-{MAX_CLIENTS}")
-    result = run(args.clients, args.seed, args.gap, args.timeout)
+    result = run(args.clients, args.seed, args.gap, args.timeout, args.burst)
     if args.json:
         print(json.dumps(result, indent=2))
     else:
-        lat, mem = result["latency_ms"], result["server_rss_mib"]
+        lat, mem, b = result["latency_ms"], result["server_rss_mib"], result["burst"]
+        if b["streams"]:
+            print(f"burst: {b['streams']} streams opened and closed in {b['seconds']} s: "
+                  f"{b['statuses']}")
         print(f"{result['clients']} viewers, {result['moves']} moves: "
               f"{result['clients_with_every_move']} viewers got every move "
-              f"({len(result['client_errors'])} errors); all connected in "
+              f"({len(result['client_errors'])} errors, {result['clients_refused_first']} "
+              f"refused at first and let in on retrying); all connected in "
               f"{result['connect_all_s']} s")
         print(f"post -> viewer latency: p50 {lat['p50']} ms, p95 {lat['p95']} ms, "
               f"max {lat['max']} ms (post itself: median {result['post_ms_median']} ms)")

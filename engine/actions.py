@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from . import game as g
-from .board import parse_coord
+from .board import parse_coord, square_name
 from .rules import Rules
 from .tiles import TileSet
 
@@ -61,3 +61,14 @@ def fold(rules: Rules, tileset: TileSet, actions: Iterable[Mapping[str, Any]]) -
         except (g.GameError, ValueError, KeyError) as exc:
             raise ActionError(index, action, str(exc)) from exc
     return game
+
+
+def tiles_placed(action: Mapping[str, Any]) -> dict[str, int]:
+    """The squares ('H8') a play action puts tiles on, each with its letter's place in the
+    action's word (letters it plays through are left out); {} for any other action."""
+    if action.get("type") != "play":
+        return {}
+    word = str(action["word"])
+    cells = parse_coord(action["coord"]).cells(len(word))
+    return {square_name(r, c): i for i, ((r, c), ch) in enumerate(zip(cells, word, strict=True))
+            if ch != "."}

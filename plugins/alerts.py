@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import os
 import threading
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -93,6 +94,7 @@ class AlertLog:
                 "turn": alert.turn,
                 "time": alert.time,
                 "data": alert.data,
+                "logged": round(time.time(), 3),  # wall-clock seconds, for the TD's "when"
             }
             append_line(state.path, entry)
             state.next_id += 1

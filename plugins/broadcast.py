@@ -26,7 +26,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tilecast.engine.board import format_coord, square_name
-from tilecast.engine.game import OVER, Game, Result, Turn, result, unseen
+from tilecast.engine.game import OVER, PLAYING, Game, Result, Turn, result, unseen
+from tilecast.engine.positions import positions
+from tilecast.engine.record import gcg_text
 from tilecast.events import SessionInfo
 from tilecast.hookspecs import hookimpl
 
@@ -123,6 +125,7 @@ def public_state(
         "unseen": "".join(sorted(unseen(game).elements())),
         "bag": game.bag,
         "clocks": None if clocks is None else list(clocks),
+        "values": dict(sorted(game.tileset.values.items())),
         "phase": game.phase,
         "result": None
         if final is None
@@ -182,21 +185,45 @@ class Subscription:
 class _Feed:
     delay: float = 0.0
     seq: int = 0
-    pending: deque[tuple[float, dict[str, Any]]] = field(default_factory=deque)
+    pending: deque[tuple[float, dict[str, Any], tuple[SessionInfo, Game]]] = field(
+        default_factory=deque)
     snapshot: dict[str, Any] | None = None
     log: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=LOG_SIZE))
     subscribers: list[Subscription] = field(default_factory=list)
+    released: tuple[SessionInfo, Game] | None = None  # the game the snapshot shows
+
+
+@dataclass
+class _Clock:
+    """A board's chess clock as the browser runs it: `left` holds at wall time `at`, and the
+    `running` player's side counts down from there."""
+
+    left: list[float | None]
+    running: int | None
+    at: float
+
+    def tick(self, now: float) -> None:
+        if self.running is not None and self.left[self.running] is not None:
+            self.left[self.running] = round(self.left[self.running] - (now - self.at), 3)
+        self.at = now
+
+    def as_json(self, at: float | None = None) -> dict[str, Any]:
+        return {"left": list(self.left), "running": self.running,
+                "at": self.at if at is None else at}
 
 
 class Broadcast:
     """Public board states and their event streams. `now` is the clock delays are measured by
     (seconds; injectable for tests)."""
 
-    def __init__(self, now: Callable[[], float] = time.monotonic) -> None:
-        self._now = now
+    def __init__(
+        self, now: Callable[[], float] = time.monotonic, wall: Callable[[], float] = time.time
+    ) -> None:
+        self._now, self._wall = now, wall
         self._cond = threading.Condition()
         self._feeds: dict[str, _Feed] = {}
         self._clocks: dict[str, tuple[float | None, float | None]] = {}
+        self._clock: dict[str, _Clock] = {}
 
     # --- for the server -------------------------------------------------------------------
 
@@ -223,7 +250,37 @@ class Broadcast:
         clocks: tuple[float | None, float | None] | None = None,
     ) -> dict[str, Any]:
         """`game`'s public state now, undelayed: what viewers will see once it is released."""
-        return public_state(session, game, clocks=clocks)
+        state = public_state(session, game, clocks=clocks)
+        with self._cond:
+            clock = self._clock.get(session.board)
+            state["clock"] = None if clock is None else clock.as_json()
+        return state
+
+    def replay(self, board: str) -> dict[str, Any]:
+        """Every position of the released game, start first, with its moves; KeyError when
+        nothing is released yet."""
+        with self._cond:
+            self._release()
+            feed = self._feeds.get(board)
+            if feed is None or feed.released is None or feed.snapshot is None:
+                raise KeyError(board)
+            moves, (_, game) = feed.snapshot["moves"], feed.released
+        return {
+            "players": feed.snapshot["players"],
+            "moves": moves,
+            "positions": [{"rows": list(p.rows), "scores": list(p.scores), "placed": list(p.placed)}
+                          for p in positions(game)],
+        }
+
+    def gcg(self, board: str) -> str:
+        """The GCG of the released game (what viewers have seen so far); KeyError as replay."""
+        with self._cond:
+            self._release()
+            feed = self._feeds.get(board)
+            if feed is None or feed.released is None:
+                raise KeyError(board)
+            session, game = feed.released
+        return gcg_text(game, session.players, session.board, session.lexicon)
 
     def events(self, board: str, after: int = 0) -> list[dict[str, Any]]:
         """Released events with a sequence number above `after` that the log still holds."""
@@ -295,6 +352,25 @@ class Broadcast:
         finally:
             sub.close()
 
+    def stream_all(self, boards: list[str], keepalive: float = KEEPALIVE_S) -> Iterator[str]:
+        """Server-sent events of several boards on one stream (an index or a wall of boards):
+        each board's snapshot, then every event as released. Events carry no id: a browser
+        that reconnects starts again from the snapshots."""
+        subs = [self.subscribe(board) for board in boards]
+        try:
+            for sub in subs:
+                if sub.snapshot is not None:
+                    yield _sse(None, "snapshot", sub.snapshot)
+            while True:
+                try:
+                    event = self._next_any(subs, keepalive)
+                except SubscriptionClosed:
+                    return
+                yield ": keepalive\n\n" if event is None else _sse(None, event["type"], event)
+        finally:
+            for sub in subs:
+                sub.close()
+
     # --- inside ---------------------------------------------------------------------------
 
     def _feed(self, board: str) -> _Feed:
@@ -303,7 +379,12 @@ class Broadcast:
             feed = self._feeds[board] = _Feed()
         return feed
 
-    def _publish(self, board: str, kind: str, state: dict[str, Any], **extra: Any) -> None:
+    def _publish(
+        self, session: SessionInfo, game: Game, kind: str, final: Result | None = None,
+        **extra: Any,
+    ) -> None:
+        board = session.board
+        state = public_state(session, game, final, self._clocks.get(board))
         with self._cond:
             feed = self._feed(board)
             feed.seq += 1
@@ -312,7 +393,15 @@ class Broadcast:
             due = self._now() + feed.delay
             if feed.pending:
                 due = max(due, feed.pending[-1][0])
-            feed.pending.append((due, event))
+            clock = self._clock.get(board)
+            if clock is not None:
+                clock.tick(self._wall())
+                clock.running = game.to_move if game.phase == PLAYING else None
+                # the clock as viewers see it when the event is released, after the delay
+                state["clock"] = clock.as_json(clock.at + (due - self._now()))
+            else:
+                state["clock"] = None
+            feed.pending.append((due, event, (session, game)))
             self._release()
             self._cond.notify_all()  # waiting viewers recompute how long to wait
 
@@ -322,7 +411,7 @@ class Broadcast:
         released = False
         for feed in self._feeds.values():
             while feed.pending and feed.pending[0][0] <= now:
-                _, event = feed.pending.popleft()
+                _, event, feed.released = feed.pending.popleft()
                 feed.snapshot = event["state"]
                 feed.log.append(event)
                 for sub in list(feed.subscribers):
@@ -336,19 +425,26 @@ class Broadcast:
             self._cond.notify_all()
 
     def _next(self, sub: Subscription, timeout: float | None) -> dict[str, Any] | None:
+        return self._next_any([sub], timeout)
+
+    def _next_any(self, subs: list[Subscription], timeout: float | None
+                  ) -> dict[str, Any] | None:
+        """The next event of any of `subs`, as Subscription.get says."""
         deadline = None if timeout is None else time.monotonic() + timeout
         with self._cond:
             while True:
                 self._release()
-                if sub.closed:
-                    why = "dropped: it fell behind" if sub.dropped else "unsubscribed"
-                    raise SubscriptionClosed(f"subscription to {sub.board} {why}")
-                try:
-                    return sub._queue.get_nowait()
-                except queue.Empty:
-                    pass
-                feed = self._feeds[sub.board]
-                wait = feed.pending[0][0] - self._now() if feed.pending else None
+                for sub in subs:
+                    if sub.closed:
+                        why = "dropped: it fell behind" if sub.dropped else "unsubscribed"
+                        raise SubscriptionClosed(f"subscription to {sub.board} {why}")
+                    try:
+                        return sub._queue.get_nowait()
+                    except queue.Empty:
+                        pass
+                due = [self._feeds[s.board].pending[0][0] for s in subs
+                       if self._feeds[s.board].pending]
+                wait = min(due) - self._now() if due else None
                 if deadline is not None:
                     left = deadline - time.monotonic()
                     if left <= 0:
@@ -358,43 +454,46 @@ class Broadcast:
 
     # --- hooks ----------------------------------------------------------------------------
 
-    def _state(self, session: SessionInfo, game: Game, final: Result | None = None):
-        return public_state(session, game, final, self._clocks.get(session.board))
-
     @hookimpl
     def tilecast_session_start(self, session: SessionInfo, game: Game) -> None:
-        self._publish(session.board, "session-start", self._state(session, game))
+        self._publish(session, game, "session-start")
 
     @hookimpl
     def tilecast_clock(
         self, session: SessionInfo, game: Game, clocks: tuple[float | None, float | None]
     ) -> None:
-        self._clocks[session.board] = clocks
-        self._publish(session.board, "clock", self._state(session, game))
+        with self._cond:
+            before = self._clocks.get(session.board, (None, None))
+            self._clocks[session.board] = clocks
+            clock = self._clock.setdefault(session.board, _Clock([None, None], None, self._wall()))
+            clock.tick(self._wall())
+            for player in (0, 1):
+                if clocks[player] != before[player]:  # the side just entered
+                    clock.left[player] = clocks[player]
+        self._publish(session, game, "clock")
 
     @hookimpl
     def tilecast_move_recorded(self, session: SessionInfo, game: Game, turn: Turn) -> None:
-        state = self._state(session, game)
-        self._publish(session.board, "move", state, move=move_entry(turn, session))
+        self._publish(session, game, "move", move=move_entry(turn, session))
 
     @hookimpl
     def tilecast_move_withdrawn(self, session: SessionInfo, game: Game, turn: Turn) -> None:
-        state = self._state(session, game)
-        self._publish(session.board, "withdrawn", state, move=move_entry(turn, session))
+        self._publish(session, game, "withdrawn", move=move_entry(turn, session))
 
     @hookimpl
     def tilecast_record_changed(self, session: SessionInfo, game: Game, reason: str) -> None:
-        self._publish(session.board, "record-changed", self._state(session, game), reason=reason)
+        self._publish(session, game, "record-changed", reason=reason)
 
     @hookimpl
     def tilecast_game_ended(self, session: SessionInfo, game: Game, result: Result) -> None:
-        self._publish(session.board, "game-ended", self._state(session, game, result))
+        self._publish(session, game, "game-ended", result)
 
     @hookimpl
     def tilecast_session_end(self, session: SessionInfo, game: Game) -> None:
-        self._publish(session.board, "session-end", self._state(session, game))
+        self._publish(session, game, "session-end")
 
 
-def _sse(seq: int, kind: str, data: dict[str, Any]) -> str:
-    return f"id: {seq}\nevent: {kind}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n"
+def _sse(seq: int | None, kind: str, data: dict[str, Any]) -> str:
+    head = "" if seq is None else f"id: {seq}\n"
+    return f"{head}event: {kind}\ndata: {json.dumps(data, separators=(',', ':'))}\n\n"
 

@@ -8,19 +8,21 @@ import functools
 import json
 import math
 import re
+import time
 from collections.abc import Callable
 from typing import Any
 
 from flask import Blueprint, Response, abort, request, send_from_directory
 
 from tilecast import entries
+from tilecast.engine.actions import tiles_placed
 from tilecast.entries import InputError
 from tilecast.server.app import server
 from tilecast.server.auth import OPERATOR, TD, request_roles
 from tilecast.server.boards import BoardRunner, CornersError, order_corners
 from tilecast.server.fields import FIELDS, field_text
 from tilecast.server.preview import BOUNDARY, mjpeg
-from tilecast.server.streams import board_events, sse_response
+from tilecast.server.streams import all_events, board_events, sse_response
 
 api = Blueprint("api", __name__, url_prefix="/api")
 
@@ -82,7 +84,9 @@ def _live(runner: BoardRunner) -> dict[str, Any]:
     return {
         "state": server().live.state(session.info, game, session.recorder.clocks),
         "actions": actions,
+        "placed": [tiles_placed(a) for a in actions],  # so a clicked square finds its play
         "camera": runner.status,
+        "now": time.time(),  # the page's clocks run on the server's time
     }
 
 
@@ -132,6 +136,35 @@ def events(board: str) -> Response:
     last = request.headers.get("Last-Event-ID") or request.args.get("after", "")
     after = int(last) if re.fullmatch(r"[0-9]{1,18}", last) else None
     return sse_response(board_events(srv.live, board, after, srv.config.heartbeat_s))
+
+
+@api.get("/events")
+def all_boards_events() -> Response:
+    """Every board's public events on one stream (a browser opens few streams per site)."""
+    srv = server()
+    return sse_response(all_events(srv.live, list(srv.boards), srv.config.heartbeat_s))
+
+
+@api.get("/boards/<board>/replay")
+def replay(board: str) -> dict[str, Any]:
+    """Every position of the game as far as the broadcast has released it."""
+    server().board(board)
+    try:
+        return server().live.replay(board)
+    except KeyError:
+        abort(404, f"board {board} has no public state yet (broadcast delay)")
+
+
+@api.get("/boards/<board>/game.gcg")
+def public_gcg(board: str) -> Response:
+    """The GCG of what viewers have seen: the record up to the broadcast delay."""
+    runner = server().board(board)
+    try:
+        text = server().live.gcg(board)
+    except KeyError:
+        abort(404, f"board {board} has no public state yet (broadcast delay)")
+    return Response(text, mimetype="text/plain", headers={
+        "Content-Disposition": f'attachment; filename="{runner.name}.gcg"'})
 
 
 # --- operator -------------------------------------------------------------------------------
@@ -303,4 +336,9 @@ def gcg(board: str) -> Response:
 @api.get("/boards/<board>/alerts.jsonl")
 @needs(TD)
 def alert_log(board: str) -> Response:
+    """The board's alert log; empty (not a 404) before its first alert."""
+    runner = server().board(board)
+    if not (server().config.out_dir / f"{runner.name}.alerts.jsonl").exists():
+        return Response("", mimetype="application/x-ndjson", headers={
+            "Content-Disposition": f'attachment; filename="{runner.name}.alerts.jsonl"'})
     return _download(board, ".alerts.jsonl", "application/x-ndjson")

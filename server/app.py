@@ -9,7 +9,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pluggy
-from flask import Flask, Response, abort, current_app, request
+from flask import Flask, Response, abort, current_app, render_template, request
 from werkzeug.exceptions import HTTPException
 
 from tilecast.engine.lexicon import Lexicon
@@ -150,10 +150,16 @@ def _json_error(status: int, message: str) -> Response:
 
 
 def _error(exc: HTTPException) -> Any:
-    """JSON errors under /api/, the usual HTML pages elsewhere."""
+    """JSON errors under /api/, a page in the site's style elsewhere."""
     if request.path.startswith("/api/") and exc.code is not None:
         response = _json_error(exc.code, exc.description or exc.name)
         if exc.code == 401:
             response.headers["WWW-Authenticate"] = 'Bearer realm="tilecast"'
         return response
-    return exc
+    if exc.code is None:
+        return exc
+    response = exc.get_response()  # keeps its headers (Allow on a 405...)
+    response.set_data(render_template("error.html", code=exc.code, name=exc.name,
+                                      description=exc.description or ""))
+    response.mimetype = "text/html"
+    return response

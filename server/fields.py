@@ -28,6 +28,24 @@ def _blanks(state: State) -> str:
     return ", ".join(f"{b['square']} {b['letter']}" for b in state["blanks"])
 
 
+def _turn(state: State) -> str:
+    """'Ann to move' while the game goes on; '' once it is over."""
+    return f"{state['players'][state['to_move']]} to move" if state["phase"] == "playing" else ""
+
+
+def _result(state: State) -> str:
+    """'Ann wins by 42', 'Draw', or '' while the game goes on."""
+    final = state.get("result")
+    if state["phase"] == "scoreless":
+        return "Six scoreless turns: racks to count"
+    if not final:
+        return ""
+    if final["winner"] is None:
+        return "Game over: a draw"
+    forfeit = " (time forfeit)" if final.get("forfeited") is not None else ""
+    return f"Game over: {state['players'][final['winner']]} wins by {final['spread']}{forfeit}"
+
+
 FIELDS: dict[str, Callable[[State], str]] = {
     "score": lambda s: f"{s['scores'][0]} - {s['scores'][1]}",
     "score1": lambda s: str(s["scores"][0]),
@@ -39,6 +57,8 @@ FIELDS: dict[str, Callable[[State], str]] = {
     "bag": lambda s: str(s["bag"]),
     "last-play": _last_play,
     "blanks": _blanks,
+    "turn": _turn,
+    "result": _result,
 }
 
 

@@ -5,7 +5,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, abort, redirect, render_template, request, session
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    redirect,
+    render_template,
+    request,
+    send_from_directory,
+    session,
+)
 
 from tilecast.engine.board import COLUMNS, SIZE, premium_name
 from tilecast.server.app import server
@@ -22,14 +31,27 @@ def _page(template: str, **context: Any) -> str:
     return render_template(template, grid=GRID, columns=COLUMNS, fields=list(FIELDS), **context)
 
 
-def _login(role: str) -> tuple[str, int]:
-    """The sign-in form in place of a page that needs `role`."""
-    return _page("login.html", role=role, next=request.path, error=""), 401
+def _login(role: str) -> str:
+    """The sign-in form in place of a page that needs `role` (a 200: the form is what this
+    address shows until then, and a browser logs every 4xx page as an error)."""
+    return _page("login.html", role=role, next=request.path, error="")
 
 
 @pages.get("/")
 def index() -> str:
     return _page("index.html", boards=list(server().boards.values()))
+
+
+@pages.get("/wall")
+def wall() -> str:
+    """Every board of the event at a glance, public (no alerts)."""
+    return _page("wall.html", boards=list(server().boards.values()))
+
+
+@pages.get("/favicon.ico")
+def favicon() -> Response:
+    return send_from_directory(pages.root_path + "/static", "favicon.svg",
+                               mimetype="image/svg+xml", max_age=86400)
 
 
 @pages.get("/boards/<board>")

@@ -642,3 +642,75 @@ def test_moves_are_said_in_words_for_viewers(wespa, english, session):
     assert [m.get("withdrawn", False) for m in state["moves"][:4]] == [False, False, True, False]
     assert broadcast.move_said(exchange(new_game(wespa, english), 3).turns[-1]) == \
         "exchanged 3 tiles"
+
+
+def test_the_went_out_line_is_said_in_words(wespa, english):
+    game = self_play(load_lexicon(), english, wespa, seed=3).game  # ends in a play-out
+    out = game.turns[-1]
+    assert out.kind == "out"
+    assert broadcast.move_said(out) == f"went out: opponent's rack {out.tiles} counted"
+
+
+def test_the_clock_runs_for_the_player_to_move_from_the_last_entry(session, wespa, english):
+    """The state says how much each side had at a wall time and whose side runs; a move stops
+    the mover's side where it stood and starts the other; a delay moves that time on."""
+    clock, wall = Clock(), Clock()
+    b = broadcast.Broadcast(now=clock, wall=wall)
+    pm = plugin_manager(extra=[b], entry_points=False)
+    g = new_game(wespa, english)
+    pm.hook.tilecast_session_start(session=session, game=g)
+    assert b.snapshot("table1")["clock"] is None  # no clock entered: nothing runs
+    pm.hook.tilecast_clock(session=session, game=g, clocks=(600.0, None))
+    wall.t += 5
+    pm.hook.tilecast_clock(session=session, game=g, clocks=(600.0, 590.0))
+    state = b.snapshot("table1")["clock"]
+    assert state == {"left": [595.0, 590.0], "running": 0, "at": wall.t}
+    wall.t += 20
+    g = play(g, parse_coord("8D"), "WINDY")
+    pm.hook.tilecast_move_recorded(session=session, game=g, turn=g.turns[-1])
+    assert b.snapshot("table1")["clock"] == {"left": [575.0, 590.0], "running": 1, "at": wall.t}
+    assert b.state(session, g)["clock"]["running"] == 1  # the undelayed view alike
+    b.set_delay("table1", 30)
+    wall.t += 600  # Bob runs into overtime
+    g = pass_turn(g)
+    pm.hook.tilecast_move_recorded(session=session, game=g, turn=g.turns[-1])
+    clock.t += 30
+    assert b.snapshot("table1")["clock"] == {"left": [575.0, -10.0], "running": 0,
+                                             "at": wall.t + 30}
+
+
+def test_replay_and_gcg_show_only_what_the_delay_released(session, wespa, english):
+    clock = Clock()
+    b = broadcast.Broadcast(now=clock)
+    pm = plugin_manager(extra=[b], entry_points=False)
+    with pytest.raises(KeyError):
+        b.replay("table1")
+    g = new_game(wespa, english)
+    pm.hook.tilecast_session_start(session=session, game=g)
+    b.set_delay("table1", 60)
+    g = play(g, parse_coord("8D"), "WINDY")
+    pm.hook.tilecast_move_recorded(session=session, game=g, turn=g.turns[-1])
+    assert len(b.replay("table1")["positions"]) == 1  # only the start is out
+    assert "WINDY" not in b.gcg("table1")
+    clock.t += 60
+    shown = b.replay("table1")
+    assert [p["scores"] for p in shown["positions"]] == [[0, 0], [32, 0]]
+    assert shown["positions"][1]["placed"] == ["D8", "E8", "F8", "G8", "H8"]
+    assert shown["moves"][0]["said"] == "8D WINDY"
+    assert "8D WINDY +32 32" in b.gcg("table1")
+
+
+def test_one_stream_carries_every_boards_events(session, wespa, english):
+    b = broadcast.Broadcast(now=Clock())
+    pm = plugin_manager(extra=[b], entry_points=False)
+    other = SessionInfo("table2", ("Cy", "Di"), "wespa", session.out_dir)
+    g = new_game(wespa, english)
+    pm.hook.tilecast_session_start(session=session, game=g)
+    stream = b.stream_all(["table1", "table2"], keepalive=0.01)
+    first = next(stream)
+    assert first.startswith("event: snapshot\n") and '"board":"table1"' in first
+    pm.hook.tilecast_session_start(session=other, game=g)
+    assert next(stream).startswith("event: session-start\n")  # table2, no id: no resuming
+    assert next(stream) == ": keepalive\n\n"
+    stream.close()
+    assert b._feeds["table1"].subscribers == [] and b._feeds["table2"].subscribers == []

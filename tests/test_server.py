@@ -4,6 +4,7 @@ cap, broadcast delay, discrepancies, login. No browser (see tests/e2e for that).
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -263,7 +264,8 @@ def test_downloads_are_the_boards_own_files(app, client):
     log = client.get("/api/boards/t1/alerts.jsonl", headers=AS_TD)
     assert log.status_code == 200
     assert json.loads(log.get_data(as_text=True).splitlines()[0])["kind"] == "score-discrepancy"
-    assert client.get("/api/boards/t2/alerts.jsonl", headers=AS_TD).status_code == 404  # none yet
+    empty = client.get("/api/boards/t2/alerts.jsonl", headers=AS_TD)  # no alert yet: no 404
+    assert empty.status_code == 200 and empty.get_data() == b""
 
 
 def test_board_names_that_could_be_paths_are_refused():
@@ -297,7 +299,7 @@ def test_stream_sends_a_snapshot_then_each_event(client):
     resp = client.get("/api/boards/t1/events", buffered=False)
     assert resp.mimetype == "text/event-stream"
     stream = chunks(resp)
-    assert next(stream) == "retry: 2000\n\n"
+    assert re.fullmatch(r"retry: 2000\n\nevent: server-time\ndata: [0-9.]+\n\n", next(stream))
     kind, snapshot = next_event(stream)
     assert kind == "snapshot" and snapshot["scores"] == [32, 0]
     assert post(client, {"type": "play", "coord": "D7", "word": "AW"}).status_code == 201
@@ -421,20 +423,28 @@ def test_operator_record_lists_actions_for_corrections(client):
 
 def test_pages_that_need_a_token_ask_for_it(client):
     for path in ("/operator/t1", "/td"):
-        resp = client.get(path)
-        assert resp.status_code == 401 and b'name="token"' in resp.data
+        resp = client.get(path)  # the form, as a 200: a 401 page is a console error
+        assert resp.status_code == 200 and b'name="token"' in resp.data
+        assert b"Record pass" not in resp.data and b"data-alerts" not in resp.data
+
+
+def asks_for_token(resp) -> bool:
+    """The sign-in form stands in the page's place."""
+    return resp.status_code == 200 and b'name="token"' in resp.data and b"data-entry" not in \
+        resp.data and b"data-alerts" not in resp.data
 
 
 def test_login_with_the_operator_token_opens_the_console_only(client):
     resp = client.post("/login", data={"token": "guess", "next": "/operator/t1"})
     assert resp.status_code == 401 and b"not valid" in resp.data
-    assert client.get("/operator/t1").status_code == 401
+    assert asks_for_token(client.get("/operator/t1"))
     resp = client.post("/login", data={"token": OPERATOR, "next": "/operator/t1"})
     assert resp.status_code == 303 and resp.headers["Location"] == "/operator/t1"
     cookie = resp.headers["Set-Cookie"]
     assert "HttpOnly" in cookie and "SameSite=Strict" in cookie
     assert client.get("/operator/t1").status_code == 200
-    assert client.get("/td").status_code == 401
+    assert not asks_for_token(client.get("/operator/t1"))
+    assert asks_for_token(client.get("/td"))
     assert client.post("/api/boards/t1/entries", json={"type": "pass"}).status_code == 201
     # A cookie-authorised write from another site is refused.
     resp = client.post("/api/boards/t1/entries", json={"type": "pass"},
@@ -445,7 +455,7 @@ def test_login_with_the_operator_token_opens_the_console_only(client):
                        headers={"Authorization": "Bearer wrong"})
     assert resp.status_code == 401
     client.post("/logout")
-    assert client.get("/operator/t1").status_code == 401
+    assert asks_for_token(client.get("/operator/t1"))
 
 
 def test_login_never_redirects_off_site(client):
@@ -526,3 +536,102 @@ def test_a_write_from_another_site_riding_on_the_cookie_is_refused(app, client):
 def test_views_of_a_game_are_never_cached(client, path):
     resp = client.get(path, headers=AS_TD)
     assert resp.status_code == 200 and resp.headers["Cache-Control"] == "no-store"
+
+
+# --- replay, public GCG, the event-wide stream, pages around them --------------------------
+
+
+def test_replay_and_public_gcg_follow_the_broadcast_delay(tmp_path):
+    clock = Clock()
+    app = make_app(tmp_path / "out", clock=clock)
+    client = app.test_client()
+    try:
+        assert client.put("/api/boards/t1/delay", json={"seconds": 60},
+                          headers=AS_TD).status_code == 200
+        assert post(client, PLAY).status_code == 201
+        held = client.get("/api/boards/t1/replay").json  # only the start is out
+        assert [p["scores"] for p in held["positions"]] == [[0, 0]]
+        assert "WINDY" not in client.get("/api/boards/t1/game.gcg").get_data(as_text=True)
+        clock.t += 60
+        replay = client.get("/api/boards/t1/replay").json  # public: no token
+        assert [p["scores"] for p in replay["positions"]] == [[0, 0], [32, 0]]
+        gcg = client.get("/api/boards/t1/game.gcg")
+        assert gcg.status_code == 200 and "attachment" in gcg.headers["Content-Disposition"]
+        assert ">Ann: DINWY 8D WINDY +32 32" in gcg.get_data(as_text=True)
+        assert client.get("/api/boards/nope/replay").status_code == 404
+        assert client.get("/api/boards/nope/game.gcg").status_code == 404
+    finally:
+        app.extensions["tilecast.server"].close()
+
+
+def test_the_event_wide_stream_sends_every_boards_snapshot(client):
+    assert post(client, PLAY).status_code == 201
+    resp = client.get("/api/events", buffered=False)
+    assert resp.mimetype == "text/event-stream"
+    stream = chunks(resp)
+    assert next(stream).startswith("retry: 2000\n\nevent: server-time\n")
+    kind, snapshot = next_event(stream)
+    assert kind == "snapshot" and snapshot["board"] == "t1" and snapshot["scores"] == [32, 0]
+    resp.close()
+
+
+def test_favicon_error_pages_and_the_sign_in_form(client):
+    icon = client.get("/favicon.ico")
+    assert icon.status_code == 200 and icon.mimetype == "image/svg+xml"
+    missing = client.get("/boards/nope")
+    assert missing.status_code == 404 and missing.mimetype == "text/html"
+    assert b"tilecast.css" in missing.data and b"no board named" in missing.data
+    assert client.post("/boards/t1").headers["Allow"]  # a 405 keeps its Allow header
+    form = client.get("/td")  # the form in place of the page: not an error to the browser
+    assert form.status_code == 200 and b'name="token"' in form.data
+    assert client.post("/login", data={"token": "wrong", "next": "/td"}).status_code == 401
+
+
+def test_turn_and_result_fields(client):
+    assert client.get("/api/boards/t1/fields").json["turn"] == "Ann to move"
+    assert post(client, PLAY).status_code == 201
+    fields = client.get("/api/boards/t1/fields").json
+    assert fields["turn"] == "Bob to move" and fields["result"] == ""
+
+
+def test_a_closed_stream_frees_its_slot_at_once_under_waitress(tmp_path):
+    """With a minute between heartbeats a stream whose client hung up would hold its slot
+    until the next write failed; waitress's look-ahead tells the stream at once instead."""
+    import socket
+    import threading
+
+    import waitress
+
+    from tilecast.commands.serve import LOOKAHEAD
+
+    app = make_app(tmp_path / "out", max_streams=3, heartbeat_s=60.0)
+    server = waitress.create_server(app, host="127.0.0.1", port=0, threads=8,
+                                    channel_request_lookahead=LOOKAHEAD)
+    threading.Thread(target=server.run, daemon=True).start()
+    port = server.effective_port
+
+    def open_stream() -> tuple[socket.socket, bytes]:
+        sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+        sock.sendall(b"GET /api/boards/t1/events HTTP/1.1\r\nHost: x\r\n\r\n")
+        return sock, sock.recv(200)
+
+    try:
+        first = [open_stream() for _ in range(3)]
+        assert all(head.startswith(b"HTTP/1.1 200") for _, head in first)
+        sock, head = open_stream()
+        assert head.startswith(b"HTTP/1.1 503")
+        sock.close()
+        for sock, _ in first:
+            sock.close()
+        streams = app.extensions["tilecast.server"].streams
+        for _ in range(100):  # the slots come back within a poll or two, not a minute
+            if streams.open == 0:
+                break
+            threading.Event().wait(0.05)
+        assert streams.open == 0
+        sock, head = open_stream()
+        assert head.startswith(b"HTTP/1.1 200")
+        sock.close()
+    finally:
+        app.extensions["tilecast.server"].close()
+        server.close()

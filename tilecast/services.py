@@ -45,6 +45,18 @@ class LiveState(Protocol):
         """Server-sent events for one viewer, from the snapshot or after event `after`."""
         ...
 
+    def stream_all(self, boards: list[str], keepalive: float = 15.0) -> Iterator[str]:
+        """Server-sent events of several boards on one stream, each board's snapshot first."""
+        ...
+
+    def replay(self, board: str) -> dict[str, Any]:
+        """Every position of the released game with its moves; KeyError when none is."""
+        ...
+
+    def gcg(self, board: str) -> str:
+        """The released game's GCG text; KeyError when none is released yet."""
+        ...
+
 
 @runtime_checkable
 class AlertsLog(Protocol):

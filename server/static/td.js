@@ -1,40 +1,72 @@
 "use strict";
-// TD dashboard: live scores of every board, score discrepancies, open alerts; refreshed often.
+// TD dashboard: every board's live (undelayed) score, clocks, game and open alerts, the
+// alerts themselves and score discrepancies, and every board in small; refreshed often.
 const message = document.querySelector("[data-message]");
+const players = {}; // board -> its two names, from its state
 
-function cells(row, values) {
-  for (const v of values) {
+function cells(row, values, labels) {
+  values.forEach((v, i) => {
     const td = document.createElement("td");
+    if (labels) td.dataset.label = labels[i];
     if (v instanceof Node) td.append(v); else td.textContent = v ?? "";
     row.append(td);
-  }
+  });
   return row;
+}
+
+function labelsOf(table) {
+  return [...document.querySelectorAll(`${table} thead th`)].map((th) => th.textContent);
 }
 
 function said(value) { return Array.isArray(value) ? value.join(" - ") : String(value ?? ""); }
 
-async function refreshBoards() {
+function when(seconds) {
+  return seconds ? new Date(seconds * 1000).toLocaleTimeString([], { hour12: false }) : "";
+}
+
+function who(board, player) {
+  if (player === null || player === undefined) return "";
+  return (players[board] || [])[player] ?? String(player + 1);
+}
+
+async function refreshBoards(openByBoard) {
   for (const row of document.querySelectorAll("[data-board-row]")) {
     const name = row.dataset.boardRow;
     const data = await TC.api(`/api/boards/${encodeURIComponent(name)}/record`);
+    TC.setServerTime(data.now);
+    players[name] = data.state.players;
     row.querySelector('[data-col="scores"]').textContent = data.state.scores.join(" - ");
     row.querySelector('[data-col="phase"]').textContent =
-      TC.resultText(data.state) || data.state.phase;
+      TC.resultText(data.state) || `${data.state.phase}, move ${data.state.moves.length + 1}`;
     row.querySelector('[data-col="camera"]').textContent = data.camera;
+    const count = openByBoard[name] || 0;
+    const cell = row.querySelector('[data-col="alerts"]');
+    cell.textContent = String(count);
+    cell.classList.toggle("alerting", count > 0);
+    TC.draw(row, data.state, { grid: false });
+    const card = document.querySelector(`[data-card="${CSS.escape(name)}"]`);
+    if (card) {
+      TC.draw(card, data.state);
+      const flag = card.querySelector("[data-alert-count]");
+      flag.hidden = count === 0;
+      flag.textContent = `${count} alert${count === 1 ? "" : "s"}`;
+      card.classList.toggle("alerting", count > 0);
+    }
   }
 }
 
 async function refreshDiscrepancies() {
   const { discrepancies } = await TC.api("/api/discrepancies");
+  const labels = labelsOf("[data-discrepancies]");
   document.querySelector("[data-discrepancies] tbody").replaceChildren(...discrepancies.map((d) =>
     cells(document.createElement("tr"), [d.board,
       d.kind === "slip-discrepancy" ? "results slip" : "announced score",
-      d.turn === null ? "" : d.turn + 1, d.player === null ? "" : d.player + 1,
-      said(d.said), said(d.computed), d.open ? "open" : "acknowledged"])));
+      d.turn === null ? "" : d.turn + 1, who(d.board, d.player),
+      said(d.said), said(d.computed), d.open ? "open" : "acknowledged"], labels)));
 }
 
-async function refreshAlerts() {
-  const { alerts } = await TC.api("/api/alerts");
+function showAlerts(alerts) {
+  const labels = labelsOf("[data-alerts]");
   document.querySelector("[data-alerts] tbody").replaceChildren(...alerts.map((a) => {
     const button = document.createElement("button");
     button.textContent = "Acknowledge";
@@ -45,8 +77,9 @@ async function refreshAlerts() {
         refresh();
       } catch (err) { message.textContent = err.message; }
     });
-    const row = cells(document.createElement("tr"), [a.board, a.id, a.severity, a.kind,
-      a.turn === null ? "" : a.turn + 1, a.message, button]);
+    const row = cells(document.createElement("tr"), [a.board, a.id, when(a.logged), a.severity,
+      a.kind, a.turn === null || a.turn === undefined ? "" : a.turn + 1, a.message, button],
+    labels);
     row.classList.add(a.severity);
     return row;
   }));
@@ -75,7 +108,12 @@ async function showDelays() {
 
 async function refresh() {
   try {
-    await Promise.all([refreshBoards(), refreshDiscrepancies(), refreshAlerts()]);
+    const { alerts } = await TC.api("/api/alerts");
+    const openByBoard = {};
+    for (const a of alerts) openByBoard[a.board] = (openByBoard[a.board] || 0) + 1;
+    await refreshBoards(openByBoard);
+    showAlerts(alerts);
+    await refreshDiscrepancies();
   } catch (err) {
     message.textContent = `cannot refresh: ${err.message}`;
   }

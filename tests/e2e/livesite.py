@@ -15,6 +15,7 @@ from types import SimpleNamespace
 
 import numpy as np
 
+from tilecast.commands.serve import LOOKAHEAD
 from tilecast.engine.board import format_coord
 from tilecast.engine.game import Game
 from tilecast.engine.infer import CLASSES, EMPTY_CLASS
@@ -72,7 +73,8 @@ def serving(out_dir: Path, boards: tuple[BoardSpec, ...]):
         pm.register(plugin, name=name)
     config = ServerConfig(boards, out_dir, OPERATOR, TD, heartbeat_s=1.0)
     app = create_app(config, pm, StubReader)
-    server = waitress.create_server(app, host="127.0.0.1", port=0, threads=24)
+    server = waitress.create_server(app, host="127.0.0.1", port=0, threads=24,
+                                    channel_request_lookahead=LOOKAHEAD)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     try:

@@ -2,7 +2,8 @@
 
 Serves two boards, plays the first turns of a seeded self-play game on one through the API
 (with a clock time and a wrongly announced score), then photographs each page in headless
-Chromium and writes small PNGs (at most 960 pixels wide).
+Chromium at phone, tablet, laptop and 1080p sizes, and writes small PNGs (at most 480 pixels
+wide), plus the overlay and a field page.
 """
 
 from __future__ import annotations
@@ -13,14 +14,22 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-from livesite import OPERATOR, TD, chromium, entries_of, missing, serving, submit
+from livesite import TD, chromium, entries_of, missing, serving, submit
 
 from tilecast.config import load_profile, load_tileset
 from tilecast.engine.selfplay import self_play
 from tilecast.lexicons import load_lexicon
 from tilecast.server.config import BoardSpec
 
-WIDTH = 960
+WIDTH = 480  # screenshots are shrunk to this width at most, to keep the PNGs small
+SIZES = [(390, 844), (768, 1024), (1366, 768), (1920, 1080)]
+PAGES = [  # name, path, what shows once the page has drawn the game
+    ("index", "/", '[data-board-row="table1"] [data-col="scores"]:not(:empty)'),
+    ("live", "/boards/table1", "[data-moves] tr"),
+    ("wall", "/wall", '[data-card="table2"] [data-phase]:not(:empty)'),
+    ("operator", "/operator/table1", "[data-actions] li"),
+    ("td", "/td", "[data-alerts] tbody tr"),
+]
 
 
 def save(png: bytes, path: Path) -> None:
@@ -56,20 +65,14 @@ def main(out: Path) -> int:
         submit(base, "table1", {"type": "clock", "player": 1, "seconds_left": 745})
         for entry in entries_of(game, 3):
             submit(base, "table2", entry)
-        with chromium(1280, 800) as page:
-            page.goto(f"{base}/")
-            page.wait_for_selector('[data-board-row="table1"] [data-col="scores"]:not(:empty)')
-            save(page.screenshot(clip={"x": 0, "y": 0, "width": 1280, "height": 320}),
-                 out / "index.png")
-            page.goto(f"{base}/boards/table1")
-            page.wait_for_selector("[data-moves] tr")
-            save(page.screenshot(), out / "live.png")
-            login(page, base, "/operator/table1", OPERATOR)
-            page.wait_for_selector("[data-actions] li")
-            save(page.screenshot(full_page=True), out / "operator.png")
-            login(page, base, "/td", TD)
-            page.wait_for_selector("[data-discrepancies] tbody tr")
-            save(page.screenshot(), out / "td.png")
+        for width, height in SIZES:
+            with chromium(width, height) as page:
+                login(page, base, "/td", TD)
+                for name, path, ready in PAGES:
+                    page.goto(f"{base}{path}")
+                    page.wait_for_selector(ready)
+                    page.wait_for_timeout(300)
+                    save(page.screenshot(), out / f"{name}-{width}x{height}.png")
         with chromium(1920, 1080) as page:
             page.goto(f"{base}/overlay/table1")
             page.wait_for_selector("[data-last-play]:not(:empty)")

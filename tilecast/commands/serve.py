@@ -17,6 +17,7 @@ if TYPE_CHECKING:
 # Threads beyond the stream cap, so pages and API calls are answered while every stream is open.
 SPARE_THREADS = 16
 OUTBUF_LIMIT = 256 * 1024  # bytes queued for one client before its stream waits (then drops)
+LOOKAHEAD = 1  # waitress reads ahead, so it sees at once that a stream's client has hung up
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -103,6 +104,7 @@ def run(args: argparse.Namespace) -> int:
             connection_limit=config.max_streams + 4 * SPARE_THREADS,
             outbuf_high_watermark=OUTBUF_LIMIT,
             asyncore_use_poll=True,  # select() stops at 1024 sockets
+            channel_request_lookahead=LOOKAHEAD,  # so a closed stream frees its slot at once
             ident="tilecast",
         )
     except KeyboardInterrupt:
