@@ -135,8 +135,8 @@ class BoardRunner:
         pm: pluggy.PluginManager,
         lexicons: dict[str, Lexicon] | None = None,
         make_reader: ReaderFactory | None = None,
-        fps: float = 6.0,
-        still_s: float = 1.0,
+        fps: float = Spec.fps,
+        still_s: float = Spec.still_s,
     ) -> None:
         self.spec, self.out_dir = spec, Path(out_dir)
         self.corners_path = self.out_dir / f"{spec.name}.corners.json"

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from tilecast.names import board_name, player_name
+from tilecast.opening import Spec
 
 
 class ConfigError(ValueError):
@@ -57,8 +58,8 @@ class ServerConfig:
     max_streams: int = 256  # live streams (SSE and camera previews) served at once
     heartbeat_s: float = 15.0  # a comment line on a quiet stream, so dead clients are noticed
     max_body: int = 64 * 1024  # bytes in a request body
-    fps: float = 6.0  # camera frames read per second
-    still_s: float = 1.0  # seconds a board must rest before it is read
+    fps: float = Spec.fps  # camera frames read per second
+    still_s: float = Spec.still_s  # seconds a board must rest before it is read
 
     def __post_init__(self) -> None:
         names = [b.name for b in self.boards]

@@ -1,6 +1,7 @@
 """Shared test fixtures and helpers: the shipped English set and profiles, the ../shared corpus,
-plugins that take every hook, and the boards and camera readings the recorder, interpretation
-and session tests build."""
+plugins that take every hook, a session with real arguments for every hook, a hand-set clock,
+the drawn boards of the locate tests, the server's test app, and the boards and camera
+readings the recorder, interpretation and session tests build."""
 
 from __future__ import annotations
 
@@ -12,10 +13,22 @@ import pytest
 
 from tilecast import hookspecs
 from tilecast.config import load_profile, load_tileset
-from tilecast.engine.board import parse_coord
+from tilecast.engine.board import Board, parse_coord
+from tilecast.engine.game import (
+    Game,
+    challenge_bonus,
+    end_scoreless,
+    exchange,
+    new_game,
+    pass_turn,
+    play,
+    result,
+    withdraw,
+)
 from tilecast.engine.infer import CLASSES, EMPTY_CLASS
 from tilecast.engine.lexicon import Lexicon
 from tilecast.engine.play import placements_for
+from tilecast.events import Alert, SessionInfo
 from tilecast.hookspecs import hookimpl
 from tilecast.recorder import Recorder
 
@@ -123,3 +136,124 @@ def camera(rec, probs):
     rows = ["".join(CLASSES[k] for k in top[r * 15:(r + 1) * 15]) for r in range(15)]
     rec.apply({"type": "board", "rows": rows, "alerted": memory.as_json()})
     return notes
+
+
+# --- plugins: a session, a few games and real arguments for every hook ---------------------
+
+
+def spec_args(hook: str) -> list[str]:
+    """The argument names a hook's spec declares."""
+    return list(inspect.signature(getattr(hookspecs, hook)).parameters)
+
+
+@pytest.fixture
+def session(tmp_path: Path) -> SessionInfo:
+    """The session the plugin tests fire hooks for: table1, its out-dir under tmp_path."""
+    return SessionInfo("table1", ("Ann Smith", "Bob"), "wespa", str(tmp_path / "out"))
+
+
+def opening(wespa, english) -> Game:
+    """Ann plays WINDY (challenged in vain), Bob's phony GaLX is withdrawn, Ann exchanges."""
+    g = new_game(wespa, english)
+    g = play(g, parse_coord("8D"), "WINDY")
+    g = challenge_bonus(g)
+    g = play(g, parse_coord("7C"), "GaLX")
+    g = withdraw(g)
+    return exchange(g, "AE")
+
+
+def scoreless_end(game: Game) -> Game:
+    while game.phase == "playing":
+        game = pass_turn(game)
+    return end_scoreless(game, ("QU", "ZOO"))
+
+
+def camera_rows(board: Board) -> list[str]:
+    """What the camera reads of a board: blanks show as '?'."""
+    return ["".join("?" if ch.islower() else ch for ch in row) for row in board.rows()]
+
+
+def hook_args(hook: str, session: SessionInfo, wespa, english) -> dict:
+    """Real arguments for every hook, built with the engine."""
+    import flask
+
+    g = new_game(wespa, english)
+    played = play(g, parse_coord("8D"), "WINDY")
+    with_blank = play(g, parse_coord("8H"), "Ox")
+    over = scoreless_end(played)
+    return {
+        "tilecast_session_start": dict(session=session, game=g),
+        "tilecast_board_committed": dict(
+            session=session, board=played.board, rows=camera_rows(played.board), frame=7, time=0.25
+        ),
+        "tilecast_clock": dict(session=session, game=played, clocks=(612.0, None)),
+        "tilecast_move_recorded": dict(session=session, game=played, turn=played.turns[-1]),
+        "tilecast_move_withdrawn": dict(
+            session=session, game=withdraw(played), turn=withdraw(played).turns[-1]
+        ),
+        "tilecast_blank_needs_letter": dict(
+            session=session, game=with_blank, turn_index=0, square="I8", options=["X", "Y"]
+        ),
+        "tilecast_record_changed": dict(session=session, game=played, reason="inserted a pass"),
+        "tilecast_alert": dict(session=session, alert=Alert("board-disturbed", "a tile moved")),
+        "tilecast_game_ended": dict(session=session, game=over, result=result(over)),
+        "tilecast_session_end": dict(session=session, game=over),
+        "tilecast_server_routes": dict(app=flask.Flask("test")),
+    }[hook]
+
+
+class Clock:
+    """A clock a test sets by hand (`clock.t += 60`), for delays and heartbeats."""
+
+    def __init__(self) -> None:
+        self.t = 1000.0
+
+    def __call__(self) -> float:
+        return self.t
+
+
+# --- locate: the drawn board --------------------------------------------------------------
+
+PX = 40  # pixels per cell of the drawn board, before warping
+PREMIUM_BGR = {
+    "TW": (40, 40, 200),
+    "DW": (150, 150, 240),
+    "TL": (170, 90, 30),
+    "DL": (230, 200, 150),
+}
+
+
+def max_error_cells(found, truth) -> float:
+    """The worst corner's distance from the truth, in cells of the true board."""
+    import numpy as np
+
+    from tilecast.vision.rectify import cell_size_px
+
+    return float(np.linalg.norm(found - truth, axis=1).max() / cell_size_px(truth))
+
+
+# --- server: the test app and its tokens --------------------------------------------------
+
+OPERATOR = "operator-secret-1"
+TD = "td-secret-22"
+AS_OPERATOR = {"Authorization": f"Bearer {OPERATOR}"}
+AS_TD = {"Authorization": f"Bearer {TD}"}
+
+
+def make_app(out: Path, boards=None, clock=None, make_reader=None, **settings):
+    """A server app with its own built-ins (the broadcast on `clock` when given), boards t1
+    (Ann v Bob) and t2 unless `boards` says otherwise, and a fast heartbeat."""
+    from tilecast.pluginmanager import plugin_manager
+    from tilecast.plugins import annotation
+    from tilecast.plugins.alerts import AlertLog
+    from tilecast.plugins.broadcast import Broadcast
+    from tilecast.server.app import create_app
+    from tilecast.server.config import BoardSpec, ServerConfig
+
+    pm = plugin_manager(entry_points=False)
+    pm.register(Broadcast(now=clock) if clock else Broadcast(), name="broadcast")
+    pm.register(AlertLog(), name="alerts")
+    pm.register(annotation, name="annotation")
+    boards = boards or (BoardSpec("t1", players=("Ann", "Bob")), BoardSpec("t2"))
+    config = ServerConfig(boards, out, OPERATOR, TD, **{"heartbeat_s": 0.2, **settings})
+    return create_app(config, pm, make_reader)

@@ -11,7 +11,7 @@ from tilecast.commands import enroll as enroll_command
 from tilecast.engine.board import SIZE, Board
 from tilecast.engine.tiles import Tile
 from tilecast.vision import TileClassifier
-from tilecast.vision.classify import CLASSES, WEIGHTS, Prototypes
+from tilecast.vision.classify import CLASSES, CLASSIFY, Prototypes
 from tilecast.vision.enroll import (
     board_cells,
     board_orders,
@@ -112,7 +112,7 @@ def test_enrolment_never_makes_an_unseen_style_worse(scene, layout, english):
     # Enrolment never makes reading worse: where the network already reads the venue's tiles,
     # the weight chosen on the layout itself leaves its readings as they were.
     assert nll[1] <= nll[0] * 1.01 and wrong[1] <= wrong[0], (nll, wrong)
-    assert 0 <= check.prototypes.weight <= max(WEIGHTS)
+    assert 0 <= check.prototypes.weight <= max(CLASSIFY.weights)
 
 
 def test_enroll_command_reports_a_missing_tile(scene, layout, tmp_path, capsys):

@@ -8,6 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
+from tests.conftest import PREMIUM_BGR, PX, max_error_cells
 from tilecast.engine.board import premium_name
 from tilecast.vision.corner_labels import read_coco_corners
 from tilecast.vision.grid import refine_to_grid, smooth_for_grid
@@ -17,13 +18,6 @@ from tilecast.vision.rectify import cell_crops, cell_size_px, rectify
 REAL_TEST = (
     Path(__file__).resolve().parents[1].parent / "shared" / "real" / "board-corners" / "test"
 )
-PX = 40  # pixels per cell of the drawn board, before warping
-PREMIUM_BGR = {
-    "TW": (40, 40, 200),
-    "DW": (150, 150, 240),
-    "TL": (170, 90, 30),
-    "DL": (230, 200, 150),
-}
 
 
 MARKED = (2, 9)  # row, column of a square painted green, to check orientation
@@ -75,10 +69,6 @@ POSES = [  # corners in the photo, clockwise from the one nearest its top-left
     np.float32([[300, 370], [620, 40], [990, 360], [650, 700]]),  # turned 45 degrees
     np.float32([[330, 150], [880, 60], [960, 690], [290, 600]]),  # strong perspective
 ]
-
-
-def max_error_cells(found: np.ndarray, truth: np.ndarray) -> float:
-    return float(np.linalg.norm(found - truth, axis=1).max() / cell_size_px(truth))
 
 
 @pytest.mark.parametrize("pose", range(len(POSES)))

@@ -7,7 +7,7 @@ import cv2
 import numpy as np
 import pytest
 
-from tests.test_locate import PREMIUM_BGR, PX, max_error_cells
+from tests.conftest import PREMIUM_BGR, PX, max_error_cells
 from tilecast.engine.board import premium_name
 from tilecast.vision.lattice import lattice_outlines
 from tilecast.vision.locate import BoardNotFound, LocateConfig, fitted_candidates, locate_board

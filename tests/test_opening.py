@@ -7,9 +7,9 @@ from __future__ import annotations
 import cv2
 import numpy as np
 import pytest
-from test_server import OPERATOR, TD  # a sibling test module
 
 import tilecast
+from tests.conftest import OPERATOR, TD
 from tilecast.cli import build_parser
 from tilecast.commands.record import board_spec
 from tilecast.engine.infer import EMPTY_CLASS

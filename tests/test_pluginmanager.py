@@ -8,7 +8,13 @@ from importlib.metadata import EntryPoint
 import numpy as np
 import pytest
 
-from tests.conftest import wrapper_of_every_hook
+from tests.conftest import (
+    HOOKS,
+    hook_args,
+    listener_of_every_hook,
+    spec_args,
+    wrapper_of_every_hook,
+)
 from tilecast import hookspecs, pluginmanager
 from tilecast.engine.game import new_game
 from tilecast.engine.infer import CLASSES
@@ -16,10 +22,12 @@ from tilecast.engine.lexicon import Lexicon
 from tilecast.events import Alert, SessionInfo
 from tilecast.hookspecs import StopRun, hookimpl
 from tilecast.observation import Observation
-from tilecast.pluginmanager import plugin_manager
+from tilecast.pluginmanager import describe, plugin_manager
+from tilecast.plugins import alerts, annotation, broadcast, console
 from tilecast.recorder import Recorder
 from tilecast.session import Session
 
+BUILT_INS = ["alerts", "annotation", "broadcast", "console"]
 SESSION = SessionInfo("table1", ("Ann", "Bob"), "wespa", "out")
 ALERT = Alert("board-disturbed", "a tile moved")
 
@@ -203,3 +211,87 @@ def test_a_plugin_hears_of_an_entry_only_once_it_is_in_the_journal(tmp_path, wes
     session.submit({"type": "play", "coord": "8D", "word": "WINDY"})
     session.submit({"type": "pass"})
     assert seen == [1, 2]
+
+
+# --- every hook, every built-in -------------------------------------------------------
+
+
+@pytest.mark.parametrize("hook", HOOKS)
+def test_every_hook_reaches_plugins_with_its_arguments(hook, session, wespa, english):
+    calls: list[tuple[str, dict]] = []
+    args = hook_args(hook, session, wespa, english)
+    assert list(args) == spec_args(hook)
+    getattr(plugin_manager(extra=[listener_of_every_hook(calls)], entry_points=False).hook,
+            hook)(**args)
+    assert len(calls) == 1
+    name, got = calls[0]
+    assert name == hook
+    assert list(got) == spec_args(hook)
+    assert all(got[k] is args[k] for k in args)
+
+
+@pytest.mark.parametrize("hook", HOOKS)
+def test_built_in_plugins_take_every_hook_without_failing(hook, session, wespa, english, caplog):
+    pm = plugin_manager(
+        extra=[annotation, alerts.AlertLog(), broadcast.Broadcast(), console], entry_points=False
+    )
+    with caplog.at_level(logging.ERROR, logger="tilecast.pluginmanager"):
+        getattr(pm.hook, hook)(**hook_args(hook, session, wespa, english))
+    assert not caplog.records
+
+
+@pytest.mark.parametrize("hook", HOOKS)
+def test_a_wrapper_plugin_receives_every_hook_beside_the_others(hook, session, wespa, english):
+    calls, seen = [], []
+    pm = plugin_manager(extra=[listener_of_every_hook(calls), wrapper_of_every_hook(seen)],
+                        entry_points=False)
+    getattr(pm.hook, hook)(**hook_args(hook, session, wespa, english))
+    assert seen == [hook] and [name for name, _ in calls] == [hook]
+
+
+class BoomOnMove:
+    @hookimpl
+    def tilecast_move_recorded(self, session, game, turn):
+        raise RuntimeError("boom")
+
+
+def test_an_exception_in_one_plugin_does_not_stop_the_others(session, wespa, english, caplog):
+    before, after = [], []
+    pm = plugin_manager(extra=[listener_of_every_hook(before), BoomOnMove(),
+                               listener_of_every_hook(after), annotation], entry_points=False)
+    args = hook_args("tilecast_move_recorded", session, wespa, english)
+    with caplog.at_level(logging.ERROR, logger="tilecast.pluginmanager"):
+        pm.hook.tilecast_move_recorded(**args)
+    assert len(before) == len(after) == 1
+    assert annotation.record_path(session).exists()
+    assert [r.exc_info[1].args for r in caplog.records] == [("boom",)]
+
+
+# --- registration -------------------------------------------------------------------------
+
+
+def test_every_manager_has_its_own_built_ins():
+    first, second = plugin_manager(), plugin_manager()
+    for name in BUILT_INS:
+        assert first.get_plugin(name) is not None, name
+    for name in ("alerts", "broadcast"):  # the stateful ones are never shared
+        assert first.get_plugin(name) is not second.get_plugin(name)
+
+
+def test_a_plugin_is_switched_off_by_name(tmp_path, wespa, english):
+    pm = plugin_manager(disabled=["annotation", "console"])
+    assert pm.get_plugin("annotation") is None and pm.get_plugin("console") is None
+    assert pm.get_plugin("alerts") is not None
+    info = SessionInfo("t1", ("Ann", "Bob"), "wespa", str(tmp_path))
+    pm.hook.tilecast_session_start(session=info, game=new_game(wespa, english))
+    assert not (tmp_path / "t1.gcg").exists()
+
+
+def test_installed_plugins_come_through_the_entry_point_group(monkeypatch):
+    found = [EntryPoint("loud", "tilecast.plugins.console", hookspecs.PROJECT),
+             EntryPoint("off", "no.such.module", hookspecs.PROJECT)]
+    monkeypatch.setattr(pluginmanager.metadata, "entry_points", lambda group: found)
+    monkeypatch.setattr(pluginmanager, "built_ins", lambda: [])
+    pm = plugin_manager(disabled=["off"])  # a switched-off plugin is not even imported
+    assert pm.get_plugin("loud") is console
+    assert [name for name, _ in describe(pm)] == ["loud"]

@@ -11,10 +11,11 @@ import pytest
 from tilecast.commands.readboard import rows_of
 from tilecast.vision import TileClassifier
 from tilecast.vision.classify import CLASSES
-from tilecast.vision.reader import READS, BoardReader
+from tilecast.vision.reader import READER, BoardReader
 from tilecast.vision.rectify import cell_size_px
 from tilecast.vision.stillness import StillConfig
 
+READS = READER.reads  # still frames a changed square is read in
 STILLS = Path(__file__).resolve().parents[1] / "fixtures" / "render"
 
 
@@ -187,7 +188,7 @@ def test_a_poor_fix_after_tracking_fails_is_refused_for_a_while(monkeypatch):
     monkeypatch.setattr(module, "track", lost)
     monkeypatch.setattr(module, "locate_board", lambda frame, cfg=None: poor)
     board._tracked = None  # make the reader fit again
-    for _ in range(module.REFIX_PATIENCE - 1):
+    for _ in range(READER.refix_patience - 1):
         board._tracked = None
         assert board.read(image) is None  # the poorer fit is not believed...
         assert board.fix is old

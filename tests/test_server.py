@@ -5,39 +5,13 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 
 import pytest
 
+from tests.conftest import AS_OPERATOR, AS_TD, OPERATOR, TD, Clock, make_app
 from tilecast.pluginmanager import plugin_manager
-from tilecast.plugins import annotation
-from tilecast.plugins.alerts import AlertLog
-from tilecast.plugins.broadcast import Broadcast
 from tilecast.server.app import create_app
 from tilecast.server.config import BoardSpec, ServerConfig
-
-OPERATOR = "operator-secret-1"
-TD = "td-secret-22"
-AS_OPERATOR = {"Authorization": f"Bearer {OPERATOR}"}
-AS_TD = {"Authorization": f"Bearer {TD}"}
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.t = 1000.0
-
-    def __call__(self) -> float:
-        return self.t
-
-
-def make_app(out: Path, boards=None, clock=None, make_reader=None, **settings):
-    pm = plugin_manager(entry_points=False)
-    pm.register(Broadcast(now=clock) if clock else Broadcast(), name="broadcast")
-    pm.register(AlertLog(), name="alerts")
-    pm.register(annotation, name="annotation")
-    boards = boards or (BoardSpec("t1", players=("Ann", "Bob")), BoardSpec("t2"))
-    config = ServerConfig(boards, out, OPERATOR, TD, **{"heartbeat_s": 0.2, **settings})
-    return create_app(config, pm, make_reader)
 
 
 @pytest.fixture

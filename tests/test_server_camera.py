@@ -11,8 +11,8 @@ from types import SimpleNamespace
 import cv2
 import numpy as np
 import pytest
-from test_server import AS_OPERATOR, make_app  # a sibling test module
 
+from tests.conftest import AS_OPERATOR, make_app
 from tilecast.engine.board import Board, parse_coord
 from tilecast.engine.infer import CLASSES, EMPTY_CLASS
 from tilecast.engine.play import placements_for

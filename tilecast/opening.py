@@ -27,6 +27,7 @@ from tilecast.engine.lexicon import Lexicon
 from tilecast.events import SessionInfo
 from tilecast.recorder import Recorder
 from tilecast.session import Session
+from tilecast.vision.stillness import StillConfig
 
 if TYPE_CHECKING:
     from tilecast.vision.reader import BoardReader
@@ -52,8 +53,8 @@ class Spec:
     tileset: str = "english"
     enrolled: str = ""
     corners: Corners | None = None
-    fps: float = 6.0
-    still_s: float = 1.0
+    fps: float = 6.0  # frames read per second: the one default, the CLI's and the server's
+    still_s: float = StillConfig.still_s  # seconds a board rests before it is read
     realtime: bool = False  # play a file at its own speed, as if it were a camera
 
     def __post_init__(self) -> None:
@@ -137,7 +138,7 @@ class OpenBoard:
         return _paced_after(source, self.replay_until, stop)
 
     def gate(self) -> StillnessGate:
-        from tilecast.vision.stillness import StillConfig, StillnessGate
+        from tilecast.vision.stillness import StillnessGate
 
         return StillnessGate(StillConfig(still_s=self.spec.still_s))
 

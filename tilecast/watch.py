@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +22,15 @@ from tilecast.session import Session
 from tilecast.vision.reader import PINNED, BoardReader, Reading, in_view
 from tilecast.vision.stillness import StillnessGate
 
-FIRST_VIEW_ODDS = 0.5  # another view's words, against the tiles as read, to turn the view
+
+@dataclass(frozen=True)
+class WatchConfig:
+    """When the first play's words turn the camera view: the frame loop's tuning value."""
+
+    first_view_odds: float = 0.5  # another view's words, against the tiles as read, to turn it
+
+
+WATCH = WatchConfig()
 
 
 class EventsFileError(InputError):
@@ -57,6 +66,7 @@ def watch(
     total: int = 0,
     progress: bool = False,
     replay_until: int = -1,
+    cfg: WatchConfig = WATCH,
 ) -> None:
     """Feed frames through the reader and stillness gate into the session, submitting each
     event once the source reaches its time. Events already journaled (a resumed run) are
@@ -95,7 +105,7 @@ def watch(
                 if probs is not None and first and session.recorder.lexicon is not None \
                         and (probs[:, EMPTY_CLASS] < 0.5).sum() >= 2:
                     first = False
-                    probs, view = _first_view(reader, reading, probs, session.recorder)
+                    probs, view = _first_view(reader, reading, probs, session.recorder, cfg)
                     held = view
                 if probs is not None and not replayed:
                     session.camera(Observation(probs, index, time, view, gate.emptied))
@@ -116,7 +126,7 @@ def watch(
 
 
 def _first_view(reader: BoardReader, reading: Reading, probs: np.ndarray,
-                recorder: Recorder) -> tuple[np.ndarray, int]:
+                recorder: Recorder, cfg: WatchConfig) -> tuple[np.ndarray, int]:
     """The first still reading with tiles, in the camera view whose tiles make a play of
     lexicon words on the empty board. A view mirrored or turned half round reads every word
     backwards (ZINNIA as AINNIZ), and the letters that would tell the tiles' way up may not
@@ -141,7 +151,7 @@ def _first_view(reader: BoardReader, reading: Reading, probs: np.ndarray,
             continue
         if view == reading.view:
             return probs, view
-        if play.probability >= FIRST_VIEW_ODDS * read_as_seen:
+        if play.probability >= cfg.first_view_odds * read_as_seen:
             key = (play.probability, reader.votes[view], view)
             best = key if best is None or key > best else best
     if best is None:

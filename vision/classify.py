@@ -22,13 +22,22 @@ import numpy as np
 from tilecast.engine.infer import CLASSES
 
 LETTERS = 26  # the first 26 classes are letters
-WEIGHTS = (0.0, 0.2, 0.4, 0.6, 0.8)  # prototype weights choose_weight picks from
 INPUT_SIZE = 48
 # Package data of tilecast.models (the checkout's models/), so an installed wheel finds it too.
 DEFAULT_MODEL = Path(str(files("tilecast.models") / "tiles.onnx"))
 OUTPUTS = ["logits", "orientation", "embedding"]
-NEAREST = 3  # enrolled examples per class that a cell is compared with
-DOUBT = 0.9  # a cell read less surely than this is read again in its other three quarter turns
+
+
+@dataclass(frozen=True)
+class ClassifyConfig:
+    """How a venue's prototypes are mixed in and when a cell gets a second look: tuning values."""
+
+    nearest: int = 3  # enrolled examples per class that a cell is compared with
+    weights: tuple[float, ...] = (0.0, 0.2, 0.4, 0.6, 0.8)  # prototype weights to choose from
+    doubt: float = 0.9  # a cell read less surely than this is read again in its other 3 turns
+
+
+CLASSIFY = ClassifyConfig()
 
 
 class Session(Protocol):
@@ -67,7 +76,7 @@ class Prototypes:
     """Embeddings of a venue's own tiles and squares, labelled, mixed into the network's logits.
 
     The network's logits are scale * cos(embedding, class weight). An enrolled class's logit
-    moves, by `weight`, towards scale * its mean cosine to the NEAREST enrolled examples of
+    moves, by `weight`, towards scale * its mean cosine to the `nearest` enrolled examples of
     that class, so a tile style the network never saw is judged by its likeness to that
     style's own tiles. Nearest examples rather than one mean per class, because empty squares
     of several premium colours, or tiles under uneven light, do not average into one good
@@ -95,11 +104,12 @@ class Prototypes:
         """[28] enrolled examples per class."""
         return np.bincount(self.labels, minlength=len(CLASSES))
 
-    def adapt(self, logits: np.ndarray, embeddings: np.ndarray, scale: float) -> np.ndarray:
+    def adapt(self, logits: np.ndarray, embeddings: np.ndarray, scale: float,
+              cfg: ClassifyConfig = CLASSIFY) -> np.ndarray:
         similar = embeddings @ self.vectors.T
         out = logits.copy()
         for c in np.unique(self.labels):
-            nearest = np.sort(similar[:, self.labels == c], axis=1)[:, -NEAREST:].mean(1)
+            nearest = np.sort(similar[:, self.labels == c], axis=1)[:, -cfg.nearest:].mean(1)
             out[:, c] += self.weight * (scale * nearest - logits[:, c])
         return out
 
@@ -161,6 +171,7 @@ class TileClassifier:
     temperature: float = 1.0  # divides the logits; fitted on held-out tile styles
     scale: float = 1.0  # the cosine logit scale the network was trained with
     prototypes: Prototypes | None = None
+    config: ClassifyConfig = CLASSIFY
 
     @classmethod
     def load(cls, path: str | Path | None = None, tileset: str | Path | None = None,
@@ -188,7 +199,7 @@ class TileClassifier:
         """All outputs for a batch of cells (use it once per frame): one network call, and one
         more for the doubtful cells.
 
-        A cell read less surely than DOUBT is read once more in its other three quarter turns
+        A cell read less surely than `doubt` is read once more in its other three quarter turns
         (one more call for all of them), and its class logits are the mean of the four. The
         network was trained on every turn, so each is a fair second look; on held-out whole
         boards this cut the squares read wrong by a sixth to a fifth, for about 3% more
@@ -204,7 +215,7 @@ class TileClassifier:
         logits, orientation, embeddings = self._run(x)
         adapted = self._adapt(logits, embeddings)
         probabilities = softmax(logits / self.temperature)
-        doubtful = probabilities.max(1) < DOUBT
+        doubtful = probabilities.max(1) < self.config.doubt
         doubtful = np.flatnonzero(doubtful if still is None else doubtful & still)
         if len(doubtful):
             turned = np.concatenate([np.rot90(x[doubtful], k, axes=(2, 3)) for k in (1, 2, 3)])
@@ -227,7 +238,7 @@ class TileClassifier:
     def _adapt(self, logits: np.ndarray, embeddings: np.ndarray) -> np.ndarray | None:
         if self.prototypes is None:
             return None
-        return self.prototypes.adapt(logits, embeddings, self.scale)
+        return self.prototypes.adapt(logits, embeddings, self.scale, self.config)
 
     def classify(self, cells: Sequence[np.ndarray]) -> list[TileReading]:
         return self.predict(cells).readings()
@@ -246,18 +257,18 @@ class TileClassifier:
         """Prototypes of labelled cells already predicted (without prototypes), weighted by
         choose_weight."""
         protos = Prototypes.from_embeddings(pred.embeddings, labels)
-        weight = choose_weight(protos, pred.logits, self.scale, self.temperature)
+        weight = choose_weight(protos, pred.logits, self.scale, self.temperature, self.config)
         return Prototypes(protos.vectors, protos.labels, weight)
 
     def with_prototypes(self, prototypes: Prototypes | None) -> TileClassifier:
-        return TileClassifier(self.session, self.temperature, self.scale, prototypes)
+        return TileClassifier(self.session, self.temperature, self.scale, prototypes, self.config)
 
 
 def choose_weight(protos: Prototypes, logits: np.ndarray, scale: float, temperature: float,
-                  weights: Sequence[float] = WEIGHTS) -> float:
-    """The prototype weight that best reads the enrolled letter tiles when each is judged by
-    the others alone (leave one out), by the mean log-probability of its letter; the smallest
-    such weight on a tie, 0 when prototypes do not help at all."""
+                  cfg: ClassifyConfig = CLASSIFY) -> float:
+    """The prototype weight (of `cfg.weights`) that best reads the enrolled letter tiles when
+    each is judged by the others alone (leave one out), by the mean log-probability of its
+    letter; the smallest such weight on a tie, 0 when prototypes do not help at all."""
     tiles = np.flatnonzero(protos.labels < LETTERS)
     if len(tiles) == 0:
         return 0.0
@@ -267,10 +278,10 @@ def choose_weight(protos: Prototypes, logits: np.ndarray, scale: float, temperat
     probabilities = softmax(base / temperature)
     truth = protos.labels[tiles]
     best, chosen = -np.inf, 0.0
-    for w in weights:
+    for w in cfg.weights:
         adapted = base.copy()
         for c in np.unique(protos.labels):
-            near = np.sort(similar[:, protos.labels == c], axis=1)[:, -NEAREST:]
+            near = np.sort(similar[:, protos.labels == c], axis=1)[:, -cfg.nearest:]
             seen = np.isfinite(near)
             count = seen.sum(1)
             cos = np.where(seen, near, 0).sum(1) / np.maximum(count, 1)

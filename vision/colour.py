@@ -12,6 +12,7 @@ is a blank: colour says a tile stands there, plainness says it has no letter.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -21,16 +22,26 @@ from tilecast.engine.board import premium_name
 from .classify import CLASSES
 
 BLANK, EMPTY = CLASSES.index("?"), CLASSES.index(".")
-UNSURE = 0.99  # a blank or empty reading less sure than this is weighed by colour
-RATIO = 3.0  # how much nearer in colour to one side than the other decides it
-LIGHTNESS = 0.25  # weight of CIELAB lightness against chroma: glare and shade change lightness
-SEPARATION = 10.0  # tile and square colours nearer than this tell nothing
-SURE = 0.95  # readings this sure give the frame's tile and square colours
-MIN_REFERENCES = 3  # squares needed for a reference colour
-KEEP = 0.01  # the share of the losing reading's probability that stays with it
-PLAIN = 10.0  # a middle whose lightness spreads less than this carries no letter or print
-TILE_SPREAD = 1.5  # times the 90th percentile of the sure tiles' distances from their colour
 UNKNOWN = "*"  # the premium type of a cell whose square is not known (a crop on its own)
+
+
+
+@dataclass(frozen=True)
+class ColourConfig:
+    """When colour settles a blank-or-empty reading, and how far: its tuning values."""
+
+    unsure: float = 0.99  # a blank or empty reading less sure than this is weighed by colour
+    ratio: float = 3.0  # how much nearer in colour to one side than the other decides it
+    lightness: float = 0.25  # weight of CIELAB lightness against chroma (glare, shade change it)
+    separation: float = 10.0  # tile and square colours nearer than this tell nothing
+    sure: float = 0.95  # readings this sure give the frame's tile and square colours
+    min_references: int = 3  # squares needed for a reference colour
+    keep: float = 0.01  # the share of the losing reading's probability that stays with it
+    plain: float = 10.0  # a middle whose lightness spreads less than this has no letter or print
+    tile_spread: float = 1.5  # times the 90th percentile of the sure tiles' distances from theirs
+
+
+COLOUR = ColourConfig()
 
 # The premium type of each square (the layout looks the same under any turn or mirroring of
 # the board, so a reader's square index needs no orientation).
@@ -58,7 +69,8 @@ def centre_colours(cells: Sequence[np.ndarray] | np.ndarray) -> np.ndarray:
 
 def weigh_by_colour(probs: np.ndarray, colours: np.ndarray,
                     squares: np.ndarray | None = None,
-                    types: np.ndarray | None = None) -> np.ndarray:
+                    types: np.ndarray | None = None,
+                    cfg: ColourConfig = COLOUR) -> np.ndarray:
     """`probs` [n, 28] with unsure blank-or-empty readings settled by colour, as a new array.
 
     `colours` [n, 4] from centre_colours and `squares` [n] the board squares (row * 15 + col)
@@ -66,10 +78,10 @@ def weigh_by_colour(probs: np.ndarray, colours: np.ndarray,
     (UNKNOWN where its square is not known: such cells are compared with the other plain, or
     the other printed, cells of unknown squares). The tile colour is the median of the surely
     read letters, the square colour the median of the surely empty squares of the same type.
-    A cell RATIO times nearer to the tiles' colour gives all but KEEP of its empty reading's
+    A cell `ratio` times nearer to the tiles' colour gives all but `keep` of its empty reading's
     probability to the blank when its middle is plain, else to its tile readings (in their
     proportions: a letter read fairly well stays that letter; not on an unknown square, whose
-    printed neighbours may be of any premium type); one RATIO times nearer to the squares'
+    printed neighbours may be of any premium type); one `ratio` times nearer to the squares'
     gives its blank reading's to the empty square. Lightness counts for little: glare
     brightens a square towards a pale tile's colour. Without enough sure references (an empty
     board, a hand over most of it), or where tile and square colours are alike, nothing
@@ -79,14 +91,14 @@ def weigh_by_colour(probs: np.ndarray, colours: np.ndarray,
         raise ValueError(f"{len(probs)} cells without their squares: give `squares`")
     out = probs.copy()
     best, top = probs.argmax(1), probs.max(1)
-    unsure = np.flatnonzero(((best == BLANK) | (best == EMPTY)) & (top < UNSURE))
-    tiles = (best < BLANK) & (top > SURE)
-    if len(unsure) == 0 or tiles.sum() < MIN_REFERENCES:
+    unsure = np.flatnonzero(((best == BLANK) | (best == EMPTY)) & (top < cfg.unsure))
+    tiles = (best < BLANK) & (top > cfg.sure)
+    if len(unsure) == 0 or tiles.sum() < cfg.min_references:
         return out
-    plain = colours[:, 3] < PLAIN
-    colours = colours[:, :3] * np.float32([LIGHTNESS, 1, 1])
+    plain = colours[:, 3] < cfg.plain
+    colours = colours[:, :3] * np.float32([cfg.lightness, 1, 1])
     tile = np.median(colours[tiles], axis=0)
-    empty = probs[:, EMPTY] > SURE
+    empty = probs[:, EMPTY] > cfg.sure
     if types is None:
         types = PREMIUM_TYPE if squares is None else PREMIUM_TYPE[squares]
     unknown = types == UNKNOWN
@@ -94,37 +106,38 @@ def weigh_by_colour(probs: np.ndarray, colours: np.ndarray,
     square = {}  # premium type -> the colour of its surely empty squares
     for kind in set(types[empty]):
         same = empty & (types == kind)
-        if same.sum() >= MIN_REFERENCES:
+        if same.sum() >= cfg.min_references:
             square[kind] = np.median(colours[same], axis=0)
-    within = TILE_SPREAD * np.quantile(np.linalg.norm(colours[tiles] - tile, axis=1), 0.9)
+    within = cfg.tile_spread * np.quantile(np.linalg.norm(colours[tiles] - tile, axis=1), 0.9)
     for i in unsure:
         if types[i] not in square:
-            if plain[i] and _only_tile_like(colours[i], tile, within, square.values()):
-                out[i, BLANK] += out[i, EMPTY] * (1 - KEEP)
-                out[i, EMPTY] *= KEEP
+            if plain[i] and _only_tile_like(colours[i], tile, within, square.values(), cfg.ratio):
+                out[i, BLANK] += out[i, EMPTY] * (1 - cfg.keep)
+                out[i, EMPTY] *= cfg.keep
             continue
-        if np.linalg.norm(tile - square[types[i]]) < SEPARATION:
+        if np.linalg.norm(tile - square[types[i]]) < cfg.separation:
             continue
         to_tile = np.linalg.norm(colours[i] - tile)
         to_square = np.linalg.norm(colours[i] - square[types[i]])
-        if to_tile * RATIO < to_square:  # a tile: a blank, or what the tile readings say
-            moved = out[i, EMPTY] * (1 - KEEP)
+        if to_tile * cfg.ratio < to_square:  # a tile: a blank, or what the tile readings say
+            moved = out[i, EMPTY] * (1 - cfg.keep)
             if plain[i]:
                 out[i, EMPTY] -= moved
                 out[i, BLANK] += moved
             elif not unknown[i]:
                 out[i, EMPTY] -= moved
                 out[i, :EMPTY] += moved * out[i, :EMPTY] / out[i, :EMPTY].sum()
-        elif to_square * RATIO < to_tile:
-            moved = out[i, BLANK] * (1 - KEEP)
+        elif to_square * cfg.ratio < to_tile:
+            moved = out[i, BLANK] * (1 - cfg.keep)
             out[i, BLANK] -= moved
             out[i, EMPTY] += moved
     return out
 
 
-def _only_tile_like(colour: np.ndarray, tile: np.ndarray, within: float, squares) -> bool:
+def _only_tile_like(colour: np.ndarray, tile: np.ndarray, within: float, squares,
+                    ratio: float) -> bool:
     """Whether a cell whose own premium type has no empty squares in view (crops of tiles
     alone, a premium type all covered) is a tile by colour: as near the tiles' colour as the
-    sure tiles themselves lie, and RATIO times nearer it than any square colour in view."""
+    sure tiles themselves lie, and `ratio` times nearer it than any square colour in view."""
     to_tile = float(np.linalg.norm(colour - tile))
-    return to_tile <= within and all(to_tile * RATIO < np.linalg.norm(colour - s) for s in squares)
+    return to_tile <= within and all(to_tile * ratio < np.linalg.norm(colour - s) for s in squares)

@@ -26,14 +26,31 @@ from .locate import BoardFix, BoardNotFound, LocateConfig, grid_evidence, locate
 from .rectify import board_to_image, cell_crops, cell_size_px, rectify, warp_board
 from .stillness import StillConfig, motion_score
 
-JITTER = 0.15  # cells a tracked corner may wander before the fix is updated
 SMALL_PX = 8  # pixels per square of the small top-down view that watches for change
 CELL_PX, CROP = 32, 64  # the top-down view the squares are cut from, and each crop's side
-CHANGE = 4.0  # mean grey-level change of a square, in that view, that reads it again
-READS = 3  # still frames a square is read in when its reading changes; it keeps their mean
-REFIT_SHARE = 0.1  # share of squares changed at once that has the grid fitted again
-REFIX_QUALITY = 0.7  # a fix found after tracking failed must be this good, relative to the last
-REFIX_PATIENCE = 15  # ... until this many poorer fixes in a row have been refused
+
+
+@dataclass(frozen=True)
+class ReaderConfig:
+    """How the reader follows the board, reads again and turns it: its tuning values."""
+
+    jitter: float = 0.15  # cells a tracked corner may wander before the fix is updated
+    change: float = 4.0  # mean grey-level change of a square, in the small view, that reads it
+    reads: int = 3  # still frames a square is read in when its reading changes (their mean)
+    settled_share: float = 0.02  # share of squares changed since the last frame: a settled view
+    refit_share: float = 0.1  # share of squares changed at once that has the grid fitted again
+    refix_quality: float = 0.7  # a fix found after tracking failed must be this good, relative
+    refix_patience: int = 15  # ... to the last, until this many poorer ones have been refused
+    min_votes: int = 10  # confident tiles needed before the board's way decides a turned pair
+    turn_sure: float = 0.6  # a tile's turn this sure to count as turned
+    vote_empty: float = 0.1  # a tile votes for its way only when read as empty less than this,
+    vote_sure: float = 0.9  # ... its class more surely than this
+    vote_turn: float = 0.8  # ... and its way more surely than this
+    view_margin: float = 1.2  # another view's votes must pass margin * the view's + lead
+    view_lead: float = 1.0
+
+
+READER = ReaderConfig()
 
 
 def reader_crops(frame: np.ndarray, corners: np.ndarray, which: np.ndarray | None = None,
@@ -73,13 +90,11 @@ def out_of_view(shape: tuple[int, ...], corners: np.ndarray) -> np.ndarray:
 
 PAIRS = {("N", 1): "Z", ("N", 3): "Z", ("Z", 1): "N", ("Z", 3): "N", ("M", 2): "W",
          ("W", 2): "M"}  # (letter read, quarter turns off the board's way) -> what it is
-MIN_VOTES = 10  # confident tiles needed before the board's way decides a turned pair
-TURN_SURE = 0.6  # a tile's turn this sure to count as turned
 PINNED = 1e9  # the votes of a view given, not voted (a camera resumed from its journal)
-VIEW_MARGIN, VIEW_LEAD = 1.2, 1.0  # another view's votes must pass margin * the view's + lead
 
 
-def turned_pairs(probs: np.ndarray, orient: np.ndarray, view: int) -> np.ndarray:
+def turned_pairs(probs: np.ndarray, orient: np.ndarray, view: int,
+                 cfg: ReaderConfig = READER) -> np.ndarray:
     """`probs` [n, 28] with each rotation pair read the board's way (a new array).
 
     N turned a quarter is Z, M turned half round is W. Every tile on a board faces the way
@@ -90,7 +105,7 @@ def turned_pairs(probs: np.ndarray, orient: np.ndarray, view: int) -> np.ndarray
     mirrored, turn = divmod(view, 4)
     own = orient[:, 4 * mirrored:4 * mirrored + 4]
     off = (own.argmax(1) - turn) % 4
-    sure = own.max(1) / np.maximum(own.sum(1), 1e-9) >= TURN_SURE
+    sure = own.max(1) / np.maximum(own.sum(1), 1e-9) >= cfg.turn_sure
     best = probs.argmax(1)
     for (letter, quarter), other in PAIRS.items():
         a, b = CLASSES.index(letter), CLASSES.index(other)
@@ -116,10 +131,11 @@ def corners_1a(fix: np.ndarray, mirrored: bool, k: int) -> np.ndarray:
     return np.roll(fix[[1, 0, 3, 2]] if mirrored else fix, k, axis=0)
 
 
-def changed_squares(before: np.ndarray, after: np.ndarray) -> np.ndarray:
-    """[225] bool: squares whose mean absolute grey-level change exceeds CHANGE."""
+def changed_squares(before: np.ndarray, after: np.ndarray,
+                    cfg: ReaderConfig = READER) -> np.ndarray:
+    """[225] bool: squares whose mean absolute grey-level change exceeds `cfg.change`."""
     diff = cv2.absdiff(before, after)
-    return cv2.resize(diff, (15, 15), interpolation=cv2.INTER_AREA).ravel() > CHANGE
+    return cv2.resize(diff, (15, 15), interpolation=cv2.INTER_AREA).ravel() > cfg.change
 
 
 class Prediction(Protocol):
@@ -153,7 +169,7 @@ class BoardReader:
     costs only a small top-down view of the board: the grid is fitted again only when that
     view slides or settles into something widely different (a bump; not a passing hand),
     and only the squares whose look changed since they were last classified are classified
-    again (in READS still frames, averaged, when they read as something new).
+    again (in `reads` still frames, averaged, when they read as something new).
     """
 
     def __init__(
@@ -165,9 +181,11 @@ class BoardReader:
         view: int | None = None,
         skip_motion: float = StillConfig().motion,
         locate: LocateConfig | None = None,
+        config: ReaderConfig = READER,
     ) -> None:
         self.classifier = classifier
         self.locate = locate or LocateConfig()  # how the board is found and followed
+        self.cfg = config  # how it is followed, read again and turned
         self.skip_motion = skip_motion
         self.manual = None if corners is None else np.asarray(corners, np.float32)
         self.cell_px, self.crop = cell_px, crop
@@ -213,7 +231,7 @@ class BoardReader:
                 # still. A real shift (a bumped board) moves the fit further, and the grid
                 # then shows more clearly at the new fit than at the old one: followed.
                 moved = np.linalg.norm(followed.corners - self.fix.corners, axis=1).max()
-                if moved > JITTER * cell_size_px(self.fix.corners) and grid_evidence(
+                if moved > self.cfg.jitter * cell_size_px(self.fix.corners) and grid_evidence(
                     frame, followed.corners
                 ) > grid_evidence(frame, self.fix.corners):
                     self.fix = followed
@@ -225,12 +243,12 @@ class BoardReader:
         except BoardNotFound:
             self.fix = lost  # try following it again next frame
             raise
-        if lost is not None and found.quality < REFIX_QUALITY * lost.quality:
+        if lost is not None and found.quality < self.cfg.refix_quality * lost.quality:
             # Tracking lost the board, most often under a hand: a much poorer fix found now is
             # more likely a misfit than a moved board. Keep the old one and try it again,
             # unless it has failed for a while (the board did move, and looks worse now).
             self._refused += 1
-            if self._refused < REFIX_PATIENCE:
+            if self._refused < self.cfg.refix_patience:
                 self.fix = lost
                 raise BoardNotFound(
                     f"board hidden here (new fit quality {found.quality:.2f}, "
@@ -251,10 +269,12 @@ class BoardReader:
             return None, None
         view = small_view(frame, self.fix.corners)
         (dx, dy), _ = cv2.phaseCorrelate(self._tracked, view)
-        if max(abs(dx), abs(dy)) > JITTER * SMALL_PX:
+        if max(abs(dx), abs(dy)) > self.cfg.jitter * SMALL_PX:
             return np.float32([dx, dy]) / SMALL_PX, view
-        settled = self._previous is not None and changed_squares(self._previous, view).mean() < 0.02
-        if settled and changed_squares(self._tracked, view).mean() > REFIT_SHARE:
+        cfg = self.cfg
+        settled = (self._previous is not None
+                   and changed_squares(self._previous, view, cfg).mean() < cfg.settled_share)
+        if settled and changed_squares(self._tracked, view, cfg).mean() > cfg.refit_share:
             return None, view
         return np.zeros(2, np.float32), view
 
@@ -271,20 +291,21 @@ class BoardReader:
             view = small_view(frame, corners)
         motion = motion_score(self._previous, view)
         moving = (
-            np.zeros(225, bool) if self._previous is None else changed_squares(self._previous, view)
+            np.zeros(225, bool) if self._previous is None
+            else changed_squares(self._previous, view, self.cfg)
         )
         if self._seen is None or not np.array_equal(corners, self._corners_read):
             changed = np.ones(225, bool)
             self._seen, self._corners_read = view.copy(), corners.copy()
         else:
-            changed = changed_squares(self._seen, view) | self._provisional
+            changed = changed_squares(self._seen, view, self.cfg) | self._provisional
         # A square read as something new is read again in the next still frames and its
         # reading is the mean: one frame's glitch (the blur of a hand just gone) is not taken
         # for a tile. One that reads as before (a hand passed over it) needs no more reads.
         unseen = out_of_view(frame.shape, corners)
         changed &= ~unseen
         self._probs[unseen] = 0.0  # (no reading: left out of the colour references too)
-        confirm = ~changed & ~moving & ~unseen & (self._reads < READS)
+        confirm = ~changed & ~moving & ~unseen & (self._reads < self.cfg.reads)
         skipped = changed & moving if motion > self.skip_motion else np.zeros(225, bool)
         changed &= ~skipped
         self._previous = view
@@ -297,8 +318,8 @@ class BoardReader:
         # (a new array: the reader updates its own in place on the next frame)
         probs = weigh_by_colour(self._probs, self._colour)
         probs[unseen] = np.eye(len(CLASSES), dtype=probs.dtype)[EMPTY]
-        if self.votes.sum() >= MIN_VOTES:
-            probs = turned_pairs(probs, self._orient, self.view)
+        if self.votes.sum() >= self.cfg.min_votes:
+            probs = turned_pairs(probs, self._orient, self.view, self.cfg)
         fix = np.asarray(corners, np.float32)
         return Reading(in_view(probs, self.view), motion, corners_1a(fix, mirrored, k), 90 * k,
                        mirrored, self.view, fix, in_view(np.arange(225), self.view))
@@ -324,7 +345,7 @@ class BoardReader:
         self._orient[which] = (n * self._orient[which] + pred.orientation) / (n + 1)
         label = pred.probabilities.argmax(axis=1)
         again = changed[which] & (label == self._label[which])
-        self._reads[which] = np.where(again, READS, n[:, 0] + 1)
+        self._reads[which] = np.where(again, self.cfg.reads, n[:, 0] + 1)
         # a reading taken while the square moved is no "before" to compare the next one with
         self._label[which] = np.where(settled[which], label, self._label[which])
         self._vote(pred)
@@ -335,20 +356,22 @@ class BoardReader:
         """Each newly read tile read with confidence votes for the way its letter is turned
         (stray readings at a frame's edge are rarely confident; real tiles outnumber them).
         A blank has no way up, so it does not vote."""
-        sure = (pred.probabilities[:, EMPTY] < 0.1) & (pred.probabilities.max(1) > 0.9)
-        sure &= pred.orientation.max(1) > 0.8
+        cfg = self.cfg
+        sure = (pred.probabilities[:, EMPTY] < cfg.vote_empty)
+        sure &= pred.probabilities.max(1) > cfg.vote_sure
+        sure &= pred.orientation.max(1) > cfg.vote_turn
         sure &= pred.probabilities.argmax(1) < BLANK
         np.add.at(self.votes, pred.orientation[sure].argmax(1), 1)
         # Another way takes over only when clearly ahead: a view that flips back and forth
         # on a close vote moves every recorded tile to another square each time.
         best = int(np.argmax(self.votes))
-        if self.votes[best] > VIEW_MARGIN * self.votes[self.view] + VIEW_LEAD:
+        if self.votes[best] > cfg.view_margin * self.votes[self.view] + cfg.view_lead:
             self.view = best
 
     def adopt(self, view: int) -> None:
         """Read on in `view`, decided or confirmed outside the votes (the words of the first
         play): it stands unless the tiles later vote far more for another."""
-        self.votes[view] = self.votes.max() + self.votes.sum() + 10 * VIEW_LEAD
+        self.votes[view] = self.votes.max() + self.votes.sum() + 10 * self.cfg.view_lead
         self.view = view
 
     def hold(self, reading: Reading, view: int) -> Reading:

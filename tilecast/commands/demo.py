@@ -11,6 +11,7 @@ import shutil
 from pathlib import Path
 
 from tilecast.commands.args import positive
+from tilecast.opening import Spec
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -65,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
         port=args.port,
         max_streams=64,
         fps=args.fps,
-        still=1.0,
+        still=Spec.still_s,
         disabled_plugins=[],
     )
     return serve.run(options)

@@ -51,8 +51,9 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--player1", default="Player 1", type=player_arg)
     p.add_argument("--player2", default="Player 2", type=player_arg)
     p.add_argument("--corners", type=corners_arg, metavar="X1,Y1,...", help=CORNERS_HELP)
-    p.add_argument("--fps", type=positive, default=6.0, help="frames per second to read")
-    p.add_argument("--still", type=positive, default=1.0, help="seconds still before a commit")
+    p.add_argument("--fps", type=positive, default=Spec.fps, help="frames per second to read")
+    p.add_argument("--still", type=positive, default=Spec.still_s,
+                   help="seconds still before a commit")
     add_plugin_options(p)
 
 

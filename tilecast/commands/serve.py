@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from tilecast.commands.args import add_plugin_options, enrolled_arg, positive, positive_int
+from tilecast.opening import Spec
 
 if TYPE_CHECKING:
     from tilecast.server.config import ServerConfig
@@ -44,8 +45,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--port", type=int, default=8080)
     p.add_argument("--max-streams", type=positive_int, default=256,
                    help="live streams (event streams, camera previews) open at once")
-    p.add_argument("--fps", type=positive, default=6.0, help="camera frames read per second")
-    p.add_argument("--still", type=positive, default=1.0, help="seconds still before a commit")
+    p.add_argument("--fps", type=positive, default=Spec.fps, help="camera frames read per second")
+    p.add_argument("--still", type=positive, default=Spec.still_s,
+                   help="seconds still before a commit")
     add_plugin_options(p)
     p.set_defaults(func=run)
 
