@@ -126,7 +126,7 @@ def watch(
 
 
 def _first_view(reader: BoardReader, reading: Reading, probs: np.ndarray,
-                recorder: Recorder, cfg: WatchConfig) -> tuple[np.ndarray, int]:
+                recorder: Recorder, cfg: WatchConfig = WATCH) -> tuple[np.ndarray, int]:
     """The first still reading with tiles, in the camera view whose tiles make a play of
     lexicon words on the empty board. A view mirrored or turned half round reads every word
     backwards (ZINNIA as AINNIZ), and the letters that would tell the tiles' way up may not
