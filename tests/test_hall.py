@@ -251,6 +251,7 @@ def test_edge_sigkilled_and_restarted(nats_server, hall, reference, tmp_path):
 def test_operator_entries_go_to_the_edge_and_a_down_edge_refuses_clearly(
         nats_server, hall, tmp_path):
     client = hall.test_client()
+    until(lambda: mirror(hall, "b").started, "the hall reading the stream")
     down = client.post("/api/boards/b/entries", json={"type": "announce", "score": 10},
                        headers=OPERATOR)
     assert down.status_code == 503
