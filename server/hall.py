@@ -19,9 +19,8 @@ from tilecast.server.config import BoardSpec
 
 
 class HallBoard:
-    """A board whose record is folded from its edge's entries; its writes go to the edge."""
-
-    preview = None  # the camera is the edge's: no preview, no corners here
+    """A board whose record is folded from its edge's entries; its writes go to the edge.
+    Its spec has no source: the camera, its preview and corners are the edge's (409 here)."""
 
     def __init__(self, spec: BoardSpec, out_dir: Path, pm: pluggy.PluginManager,
                  lexicons: dict[str, Lexicon] | None = None) -> None:
@@ -47,9 +46,6 @@ class HallBoard:
         """Send the entry to the board's edge (tilecast.hall.link.HallLink.submit)."""
         assert self.link is not None, "the hall's boards are linked before serving"
         return self.link.submit(self.name, entry)
-
-    def saved_corners(self) -> None:
-        return None
 
     def start(self) -> None:
         """The link (started by the hall for all its boards) feeds this board."""

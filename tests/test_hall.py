@@ -30,6 +30,7 @@ GAMES = {"a": ROOT / "fixtures" / "render" / "game_a.mp4",
 NATS_SERVER = shutil.which("nats-server") or shutil.which("nats-server", path="/usr/sbin")
 TOKENS = {"TILECAST_OPERATOR_TOKEN": "operator-token", "TILECAST_TD_TOKEN": "td-token-123"}
 OPERATOR = {"Authorization": "Bearer operator-token"}
+TD = {"Authorization": "Bearer td-token-123"}
 LIMIT_S = 240  # how long a wait may take before the test fails for it (never a timing check)
 
 
@@ -188,8 +189,12 @@ def test_two_edges_one_hall_record_what_single_process_mode_records(
     for proc in procs:
         finished(proc)
     check_nothing_lost_or_doubled(nats_server, hall, tmp_path / "hall", edges, reference)
-    states = hall.test_client().get("/api/boards").get_json()["boards"]
+    client = hall.test_client()
+    states = client.get("/api/boards").get_json()["boards"]
     assert [s["moves"] for s in states] == [moves(hall, "a"), moves(hall, "b")]
+    assert client.get("/api/boards/a/gcg").status_code == 401  # tokens as in one process
+    download = client.get("/api/boards/a/gcg", headers=TD)
+    assert download.get_data(as_text=True) == reference["a"]
 
 
 def test_hall_killed_mid_game_rebuilds_from_the_stream(nats_server, reference, tmp_path):
