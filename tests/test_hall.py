@@ -297,3 +297,19 @@ def test_event_file_names_the_broker_and_passes_credentials_through(tmp_path):
     event.write_text('[nats]\nurl = "nats://hub:4222"\npasword = "x"\n[boards.t1]\n')
     with pytest.raises(ConfigError, match="unknown setting pasword"):
         load_event(event)
+
+
+def test_an_edge_whose_broker_is_away_records_and_says_what_is_unpublished(tmp_path):
+    from tilecast.hall.edge import Edge
+    from tilecast.opening import Spec, open_board
+    from tilecast.pluginmanager import plugin_manager
+    from tilecast.session import SharedSession
+
+    session = open_board(Spec("t1", tmp_path, lexicon="none"), plugin_manager(), None,
+                         SharedSession).session
+    edge = Edge(Broker(f"nats://127.0.0.1:{free_port()}", "open"), session)  # nobody there
+    edge.start()
+    session.submit({"type": "pass"})
+    session.close()
+    assert edge.close(drain_s=0.5) == 1
+    assert [e["type"] for e in journal(tmp_path, "t1")] == ["pass"]

@@ -88,6 +88,10 @@ async def connect(broker: Broker, stopping: asyncio.Event, **callbacks: Any) -> 
     is set (None then): an edge records and a hall serves while the broker is away."""
     import nats
 
+    async def said(exc: Exception) -> None:  # (nats-py's default logs a whole traceback)
+        log.info("broker %s: %s", broker.url, exc)
+
+    callbacks.setdefault("error_cb", said)
     while not stopping.is_set():
         try:
             return await nats.connect(**broker.options(), **callbacks)

@@ -68,18 +68,19 @@ class Edge:
         how many entries it still lacks (the next run publishes them)."""
         with self._caught_up:
             self._caught_up.wait_for(lambda: self.pending <= 0, drain_s)
-        asyncio.run_coroutine_threadsafe(self._stop(), self._loop).result(10)
+        try:
+            asyncio.run_coroutine_threadsafe(self._stop(), self._loop).result(30)
+        except Exception as exc:  # noqa: BLE001 - a daemon thread: the run ends all the same
+            log.warning("edge %s: the broker connection did not close cleanly (%s)",
+                        self.board, exc)
         self._loop.call_soon_threadsafe(self._loop.stop)
         self._thread.join(10)
         return self.pending
 
     async def _stop(self) -> None:
+        """Stop connecting and publishing, whatever the broker is doing."""
         self._stopping.set()
-        self._more.set()
-        try:
-            await asyncio.wait_for(asyncio.wrap_future(self._task), 5)
-        except (TimeoutError, asyncio.CancelledError):
-            pass
+        self._task.cancel()
         await cancel_others()
 
     async def _main(self) -> None:
@@ -106,7 +107,7 @@ class Edge:
                     await asyncio.sleep(RETRY_S)
                     self._more.set()
         finally:
-            await nc.close()
+            await asyncio.wait_for(nc.close(), 5)
 
     async def _catch_up(self, js: Any) -> None:
         """Publish, in order, every journal entry after the last the stream holds."""
