@@ -17,10 +17,12 @@ from flask import Blueprint, Response, abort, request, send_from_directory
 from tilecast import entries
 from tilecast.engine.actions import tiles_placed
 from tilecast.entries import InputError
+from tilecast.hall.link import EdgeUnavailable, Refused
 from tilecast.server.app import server
 from tilecast.server.auth import OPERATOR, TD, request_roles
 from tilecast.server.boards import BoardRunner, CornersError, order_corners
 from tilecast.server.fields import FIELDS, field_text
+from tilecast.server.hall import HallBoard
 from tilecast.server.preview import BOUNDARY, mjpeg
 from tilecast.server.streams import all_events, board_events, sse_response
 
@@ -76,7 +78,7 @@ def _snapshot(name: str) -> dict[str, Any] | None:
         return None
 
 
-def _live(runner: BoardRunner) -> dict[str, Any]:
+def _live(runner: BoardRunner | HallBoard) -> dict[str, Any]:
     """The undelayed state and action list, read together, for the operator and the TD."""
     session = runner.session
     with session.lock:
@@ -186,11 +188,11 @@ def submit(board: str) -> tuple[dict[str, Any], int]:
     except InputError as exc:
         abort(400, str(exc))
     try:
-        with runner.session.lock:
-            runner.session.submit(entry)
-            seq = runner.session.journal.entries[-1]["seq"]
-    except (InputError, LookupError) as exc:  # the recorder refused it; nothing was journaled
+        seq = runner.submit(entry)
+    except (InputError, LookupError, Refused) as exc:  # refused here or by the board's edge
         abort(400, f"not recorded: {exc}")
+    except EdgeUnavailable as exc:
+        abort(503, str(exc))
     return {"seq": seq, **_live(runner)}, 201
 
 

@@ -13,10 +13,12 @@ from flask import Flask, Response, abort, current_app, render_template, request
 from werkzeug.exceptions import HTTPException
 
 from tilecast.engine.lexicon import Lexicon
+from tilecast.hall.link import HallLink
 from tilecast.pluginmanager import plugin_manager
 from tilecast.server.auth import Tokens
 from tilecast.server.boards import BoardRunner, ReaderFactory
 from tilecast.server.config import ServerConfig
+from tilecast.server.hall import HallBoard, link_boards
 from tilecast.server.streams import STREAMING, StreamLimit, held
 from tilecast.services import ALERTS_LOG, LIVE_STATE, AlertsLog, LiveState, service
 
@@ -27,13 +29,14 @@ class Server:
 
     config: ServerConfig
     tokens: Tokens
-    boards: dict[str, BoardRunner]
+    boards: dict[str, BoardRunner | HallBoard]
     live: LiveState
     alerts: AlertsLog
     streams: StreamLimit
+    link: HallLink | None = None  # a hall's broker connection
     running: bool = True
 
-    def board(self, name: str) -> BoardRunner:
+    def board(self, name: str) -> BoardRunner | HallBoard:
         """The board of that name, or 404 (names are looked up, never used as paths)."""
         runner = self.boards.get(name)
         if runner is None:
@@ -42,6 +45,8 @@ class Server:
 
     def close(self) -> None:
         self.running = False
+        if self.link is not None:
+            self.link.close()
         for runner in self.boards.values():
             runner.close()
 
@@ -79,12 +84,17 @@ def create_app(
 
     config.out_dir.mkdir(parents=True, exist_ok=True)
     lexicons: dict[str, Lexicon] = {}  # loaded once, shared by the boards that use them
-    boards = {}
+    boards: dict[str, BoardRunner | HallBoard] = {}
+    hall: dict[str, HallBoard] = {}  # a hall's boards, recorded by their edges
     for spec in config.boards:
         live.set_delay(spec.name, spec.delay)  # before the session's first event
-        boards[spec.name] = BoardRunner(
-            spec, config.out_dir, pm, lexicons, make_reader, config.fps, config.still_s
-        )
+        if config.broker is not None:
+            boards[spec.name] = hall[spec.name] = HallBoard(spec, config.out_dir, pm, lexicons)
+        else:
+            boards[spec.name] = BoardRunner(
+                spec, config.out_dir, pm, lexicons, make_reader, config.fps, config.still_s
+            )
+    link = None if config.broker is None else link_boards(config.broker, hall)
     state = Server(
         config,
         Tokens(config.operator_token, config.td_token),
@@ -92,6 +102,7 @@ def create_app(
         live,
         alerts,
         StreamLimit(config.max_streams),
+        link,
     )
     app.extensions["tilecast.server"] = state
     app.before_request(_same_origin_writes)
@@ -99,6 +110,8 @@ def create_app(
     app.after_request(_security_headers)
     app.register_error_handler(HTTPException, _error)
     if start:
+        if link is not None:
+            link.start()
         for runner in boards.values():
             runner.start()
     return app

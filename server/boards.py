@@ -17,37 +17,15 @@ import pluggy
 
 from tilecast.engine.lexicon import Lexicon
 from tilecast.files import write_atomic
-from tilecast.observation import Observation
 from tilecast.opening import Spec, open_board
 from tilecast.server.config import BoardSpec
-from tilecast.session import Session
+from tilecast.session import SharedSession
 
 log = logging.getLogger(__name__)
 
 # Makes a board reader (tilecast.vision.reader.BoardReader or alike) from manual corners; by
 # default the opened board's own (tilecast.opening.OpenBoard.reader).
 ReaderFactory = Callable[[np.ndarray | None], Any]
-
-
-class SharedSession(Session):
-    """A session the camera thread and request threads use together, one change at a time.
-    Readers need no lock: the game is immutable and replaced whole."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        self.lock = threading.RLock()
-        super().__init__(*args, **kwargs)
-
-    def submit(self, entry: dict[str, Any]) -> None:
-        with self.lock:
-            super().submit(entry)
-
-    def camera(self, seen: Observation) -> None:
-        with self.lock:
-            super().camera(seen)
-
-    def close(self) -> None:
-        with self.lock:
-            super().close()
 
 
 class CornersError(ValueError):
@@ -162,6 +140,11 @@ class BoardRunner:
                 target=self._watch, name=f"tilecast-{self.name}", daemon=True
             )
             self._thread.start()
+
+    def submit(self, entry: dict[str, Any]) -> int:
+        """Record an operator's entry through the session; its journal sequence number
+        (recorder.InputError, nothing journaled, when the record refuses it)."""
+        return self.session.record(entry)
 
     # --- corners --------------------------------------------------------------------------
 

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from tilecast.hall.broker import Broker
 from tilecast.names import board_name, player_name
 from tilecast.opening import Spec
 
@@ -60,6 +61,7 @@ class ServerConfig:
     max_body: int = 64 * 1024  # bytes in a request body
     fps: float = Spec.fps  # camera frames read per second
     still_s: float = Spec.still_s  # seconds a board must rest before it is read
+    broker: Broker | None = None  # a hall: the boards come from their edges through it
 
     def __post_init__(self) -> None:
         names = [b.name for b in self.boards]
@@ -87,7 +89,7 @@ def load_event(path: Path) -> tuple[dict[str, Any], list[BoardSpec]]:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise ConfigError(f"{path}: {exc}") from exc
-    known = {"out_dir", "profile", "lexicon", "delay", "tileset", "boards"}
+    known = {"out_dir", "profile", "lexicon", "delay", "tileset", "boards", "name", "nats"}
     unknown = sorted(set(data) - known)
     if unknown:
         raise ConfigError(f"{path}: unknown setting {', '.join(unknown)}")
@@ -110,7 +112,46 @@ def load_event(path: Path) -> tuple[dict[str, Any], list[BoardSpec]]:
             boards.append(BoardSpec(name=name, **values))
         except (TypeError, ConfigError) as exc:
             raise ConfigError(f"{path}: {exc}") from exc
-    return {k: data[k] for k in ("out_dir",) if k in data}, boards
+    settings = {k: data[k] for k in ("out_dir", "name") if k in data}
+    if "nats" in data:
+        settings["nats"] = _nats_table(path, data["nats"])
+    return settings, boards
+
+
+NATS_KEYS = {"url", "stream", "user", "password", "token", "creds", "nkeys_seed", "tls_ca",
+             "tls_cert", "tls_key", "tls_hostname", "request_s"}
+
+
+def _nats_table(path: Path, table: Any) -> dict[str, Any]:
+    """The `[nats]` table: the broker's URL, the stream's name, credentials and TLS files."""
+    if not isinstance(table, dict):
+        raise ConfigError(f"{path}: nats must be a table")
+    extra = sorted(set(table) - NATS_KEYS)
+    if extra:
+        raise ConfigError(f"{path}: nats: unknown setting {', '.join(extra)}")
+    for key, value in table.items():
+        number = key == "request_s"
+        if (number and not (isinstance(value, int | float) and not isinstance(value, bool)
+                            and 0 < value <= 60)) or (not number and not isinstance(value, str)):
+            raise ConfigError(f"{path}: nats.{key} must be "
+                              f"{'seconds, 0 < S <= 60' if number else 'a string'}")
+    return table
+
+
+def broker(settings: dict[str, Any], url: str = "", event: str = "") -> Broker | None:
+    """The broker an event's settings (load_event) name, `url` and `event` overriding its
+    `[nats] url` and `name`; None when no URL is given anywhere (single-process mode)."""
+    table = dict(settings.get("nats", {}))
+    table["url"] = url or table.get("url", "")
+    if not table["url"]:
+        return None
+    name = event or settings.get("name", "")
+    if not name:
+        raise ConfigError("a hall needs the event's name: `name = ...` in the event file")
+    try:
+        return Broker(event=name, **table)
+    except ValueError as exc:
+        raise ConfigError(str(exc)) from None
 
 
 def token(env: dict[str, str], name: str) -> tuple[str, bool]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +40,8 @@ class Journal:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self.entries: list[dict[str, Any]] = self._read()
         self._fh = open(self.path, "ab")  # noqa: SIM115 - held open for the session
+        # Told of each entry once it is durable (an edge publishes it: tilecast.hall.edge).
+        self.appended: list[Callable[[dict[str, Any]], None]] = []
 
     def _read(self) -> list[dict[str, Any]]:
         if not self.path.exists():
@@ -84,6 +87,8 @@ class Journal:
             why = exc.strerror or str(exc)
             raise JournalWriteError(f"{self.path}: cannot record entry {entry['seq']}: {why}"
                                     ) from exc
+        for listener in self.appended:
+            listener(entry)
         return entry
 
     def _restore(self) -> None:

@@ -30,6 +30,7 @@ from tilecast.session import Session
 from tilecast.vision.stillness import StillConfig
 
 if TYPE_CHECKING:
+    from tilecast.hall.mirror import Mirror
     from tilecast.vision.reader import BoardReader
     from tilecast.vision.sources import Frame
     from tilecast.vision.stillness import StillnessGate
@@ -165,6 +166,23 @@ def open_board(
     open its session, which resumes from the journal in `out_dir`. The word list is the spec's
     ('none': none), else the profile's where supplied, else ENABLE (tilecast.lexicons.choose);
     one passed over is said on stderr. `lexicons` caches word lists by name across boards."""
+    info, recorder = _record(spec, lexicons)
+    session = session_type(info, recorder, pm)
+    return OpenBoard(spec, session)
+
+
+def open_mirror(spec: Spec, pm: pluggy.PluginManager,
+                lexicons: dict[str, Lexicon] | None = None) -> Mirror:
+    """A board the hall shows: the spec's record, folded from the entries its edge publishes
+    (tilecast.hall.mirror), with the rules, tile set and word list `open_board` loads."""
+    from tilecast.hall.mirror import Mirror
+
+    info, recorder = _record(spec, lexicons)
+    return Mirror(info, recorder, pm)
+
+
+def _record(spec: Spec, lexicons: dict[str, Lexicon] | None) -> tuple[SessionInfo, Recorder]:
+    """The board's session info and an empty recorder under its rules (see open_board)."""
     from tilecast.lexicons import choose, load_lexicon
 
     rules = _load("profile", spec.profile, load_profile)
@@ -179,9 +197,7 @@ def open_board(
             lexicons[choice.load] = _load(field, choice.load, load_lexicon)
         lexicon = lexicons[choice.load]
     tileset = _load("tileset", spec.tileset, load_tileset)
-    info = replace(spec.info, lexicon=choice.name)
-    session = session_type(info, Recorder(rules, tileset, lexicon), pm)
-    return OpenBoard(spec, session)
+    return replace(spec.info, lexicon=choice.name), Recorder(rules, tileset, lexicon)
 
 
 def annotate(

@@ -4,6 +4,7 @@ event before plugins hear of it, and resumes from the journal after a crash."""
 from __future__ import annotations
 
 import logging
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -106,6 +107,35 @@ class Session:
             self._fire("session_end", game=self.game)
         finally:  # (a plugin that stops the run leaves the journal closed all the same)
             self.journal.close()
+
+
+class SharedSession(Session):
+    """A session the camera thread and other threads (the server's requests, an edge's
+    answers to the hall) use together, one change at a time. Readers need no lock: the game
+    is immutable and replaced whole."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self.lock = threading.RLock()
+        super().__init__(*args, **kwargs)
+
+    def submit(self, entry: dict[str, Any]) -> None:
+        with self.lock:
+            super().submit(entry)
+
+    def camera(self, seen: Observation) -> None:
+        with self.lock:
+            super().camera(seen)
+
+    def close(self) -> None:
+        with self.lock:
+            super().close()
+
+    def record(self, entry: dict[str, Any]) -> int:
+        """Submit an entry (as `submit`) and return its sequence number in the journal."""
+        with self.lock:
+            seq = len(self.journal.entries)
+            self.submit(entry)
+            return seq
 
 
 def _unrecorded(entry: dict[str, Any], exc: Exception, turn: int) -> dict[str, Any]:

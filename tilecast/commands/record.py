@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from tilecast.commands.args import (
     CORNERS_HELP,
@@ -19,7 +20,11 @@ from tilecast.commands.errors import ConfigError, check_folder, check_writable
 from tilecast.hookspecs import StopRun
 from tilecast.opening import OpenBoard, Spec, SpecError, annotate, open_board
 from tilecast.pluginmanager import plugin_manager
+from tilecast.session import SharedSession
 from tilecast.watch import EventsFileError, load_events, watch
+
+if TYPE_CHECKING:
+    from tilecast.hall.broker import Broker
 
 OPTIONS = {"profile": "--profile", "lexicon": "--lexicon", "tileset": "--tileset"}
 
@@ -34,6 +39,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     live = sub.add_parser("run", help="record a game live from a camera or stream")
     live.add_argument("--source", required=True, help="camera index, stream URL, file or folder")
     live.add_argument("--realtime", action="store_true", help="play a file at its own speed")
+    live.add_argument("--nats", default="", metavar="URL",
+                      help="also publish the journal to the event's NATS JetStream stream "
+                      "and take the hall's entries (an edge; docs/hall.md)")
+    live.add_argument("--event", dest="event_name", default="", metavar="EVENT",
+                      help="with --nats: the event's name, or its TOML file (name, [nats])")
     _common(live)
     live.set_defaults(func=run_live)
 
@@ -76,8 +86,9 @@ def _usage(exc: SpecError) -> ConfigError:
 
 
 def _open(spec: Spec, args: argparse.Namespace) -> OpenBoard:
-    try:
-        return open_board(spec, plugin_manager(disabled=args.disabled_plugins))
+    try:  # (shared: an edge submits the hall's entries from its own thread)
+        return open_board(spec, plugin_manager(disabled=args.disabled_plugins), None,
+                          SharedSession)
     except SpecError as exc:
         raise _usage(exc) from None
 
@@ -114,13 +125,36 @@ def run_annotate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _broker(args: argparse.Namespace) -> Broker | None:
+    """The broker `--nats` and `--event` (a name, or the event file) name, if any."""
+    from tilecast.server.config import ConfigError as EventError
+    from tilecast.server.config import broker, load_event
+
+    given = Path(args.event_name)
+    try:
+        if args.event_name.endswith(".toml") or given.is_file():
+            settings, _ = load_event(given)
+            return broker(settings, args.nats)
+        if args.nats and not args.event_name:
+            raise ConfigError("--nats needs --event (the event's name or file)")
+        return broker({}, args.nats, args.event_name)
+    except EventError as exc:
+        raise ConfigError(f"--event: {exc}") from None
+
+
 def run_live(args: argparse.Namespace) -> int:
+    from tilecast.hall.edge import Edge
     from tilecast.vision.sources import SourceDamaged, SourceError
 
     out_dir = args.out_dir or Path("tilecast-out")
     check_folder("--out-dir", out_dir)
+    hub = _broker(args)
     board = _open(board_spec(args, args.source, out_dir, args.realtime), args)
     session = board.session
+    edge = None
+    if hub is not None:  # an edge: the stream gets every entry, the hall's entries come here
+        edge = Edge(hub, session)
+        edge.start()
     if session.recorder.lexicon is not None:
         # Built now rather than at the first blank the lexicon cannot name, which would hold
         # a live game's broadcast up for a second or two.
@@ -139,4 +173,9 @@ def run_live(args: argparse.Namespace) -> int:
         return 2
     finally:
         session.close()
+        if edge is not None:
+            left = edge.close()
+            if left:
+                print(f"tilecast run: {left} entries not yet on the broker; they are in the "
+                      "journal, and the next run with --nats publishes them", file=sys.stderr)
     return 0

@@ -41,6 +41,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="broadcast delay in seconds for --board boards")
     p.add_argument("--tileset", type=enrolled_arg,
                    help="enrolled tile set (.npz from enroll) for --board boards")
+    p.add_argument("--nats", default="", metavar="URL",
+                   help="serve as the event's hall: every board from its edge through this "
+                   "NATS JetStream broker (default: the event file's [nats] url, if any)")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on")
     p.add_argument("--port", type=int, default=8080)
     p.add_argument("--max-streams", type=positive_int, default=256,
@@ -57,7 +60,7 @@ def build_config(
 ) -> tuple[ServerConfig, list[str]]:
     """The server configuration the arguments and environment describe, and which tokens
     were generated (to print them)."""
-    from tilecast.server.config import ServerConfig, board_arg, load_event, token
+    from tilecast.server.config import ServerConfig, board_arg, broker, load_event, token
 
     settings, boards = load_event(args.event) if args.event else ({}, [])
     defaults = {"profile": args.profile, "lexicon": args.lexicon, "delay": args.delay,
@@ -71,6 +74,7 @@ def build_config(
     config = ServerConfig(
         boards=tuple(boards), out_dir=out_dir, operator_token=operator, td_token=td,
         max_streams=args.max_streams, fps=args.fps, still_s=args.still,
+        broker=broker(settings, args.nats),
     )
     generated = [name for name, new in (("operator", new_operator), ("td", new_td)) if new]
     return config, generated
@@ -91,6 +95,9 @@ def run(args: argparse.Namespace) -> int:
         return 2
     base = f"http://{args.host}:{args.port}"
     print(f"Tilecast serving {len(config.boards)} board(s) on {base}/ (TD: {base}/td)")
+    if config.broker is not None:
+        print(f"  the hall of event {config.broker.event}: boards from {config.broker.url} "
+              f"(stream {config.broker.stream})")
     for role in generated:
         value = config.operator_token if role == "operator" else config.td_token
         print(f"  {role} token (generated): {value}")
