@@ -174,8 +174,11 @@ class BoardRunner:
         try:
             self.preview = Preview(self.make_reader(self.saved_corners()))
             self.status = "camera watching"
-            watch(self.session, self.preview, self.board.frames(self._stop), self.board.gate(),
-                  replay_until=self.board.replay_until)
+            troubles = watch(self.session, self.preview, self.board.frames(self._stop),
+                             self.board.gate(), replay_until=self.board.replay_until)
+            ridden = self.board.ridden_out(troubles)  # read all the same; worth a warning
+            if ridden is not None:
+                log.warning("board %s: %s", self.name, ridden)
             self.status = "camera source ended"
         except Exception as exc:  # the board stays up for operator input
             log.exception("board %s: camera stopped", self.name)

@@ -21,7 +21,7 @@ OFF_IMAGE = "0,0,5000,0,5000,5000,0,5000"
 # scratch folder, {file} a plain file, {junk} a file that is no tile set or word list, {number},
 # {null} and {bytes} out-dirs whose journal's second line is damaged, {damaged} a video damaged
 # a third of the way in, {steady} two seconds of the still (a folder plays at 10 frames a
-# second), {shrinking} the same with its last frame a corner of the still.
+# second), {shrinking} the same with its second second a corner of the still.
 MISTAKES = [
     ("annotate {frames} -o {tmp}/g.gcg --profile nosuch", ["--profile", "nosuch"]),
     ("run --source {frames} --profile nosuch", ["--profile", "nosuch"]),
@@ -65,10 +65,15 @@ FAILED_RUNS = [
     ("annotate {steady} -o {tmp}/g.gcg --out-dir {tmp}/out", "read-only",
      ["out/board1.gcg", "cannot write the live record", "Permission denied", "g.gcg"]),
 ]
-# Mistakes of the same list that the run now rides out: nothing recorded is lost, exit 0.
+# Mistakes of the same list that the run rides out, recording all it reads (the journal and
+# the live record hold the whole run), then says and exits 1: it met bad input.
+STILL_H, STILL_W = cv2.imread(str(STILL)).shape[:2]
 RIDDEN_OUT = [
-    ("annotate {steady} -o {tmp}/g.gcg --out-dir {tmp}/out", "vanishing"),
-    ("annotate {shrinking} -o {tmp}/g.gcg --out-dir {tmp}/out", None),
+    ("annotate {steady} -o {tmp}/g.gcg --out-dir {tmp}/out", "vanishing",
+     ["out-dir", "/out", "removed during the run", "g.gcg"]),
+    ("annotate {shrinking} -o {tmp}/g.gcg --out-dir {tmp}/out", None,
+     ["shrinking", f"frame 10 is {STILL_W // 4}x{STILL_H // 3} pixels",
+      f"the first was {STILL_W}x{STILL_H}", "g.gcg"]),
 ]
 # Journals damaged before their last line (a torn last line is a crash's, and dropped): the
 # run is refused, and the journal left as it was.
@@ -86,8 +91,9 @@ def places(tmp_path: Path) -> dict[str, str]:
         for i in range(20):
             shutil.copy(STILL, tmp_path / name / f"{i:04d}.jpg")
     image = cv2.imread(str(STILL))
-    cv2.imwrite(str(tmp_path / "shrinking" / "0019.jpg"),
-                image[: image.shape[0] // 3, : image.shape[1] // 4])
+    for i in range(10, 20):  # (at --fps 6 the folder's even frames are read)
+        cv2.imwrite(str(tmp_path / "shrinking" / f"{i:04d}.jpg"),
+                    image[: image.shape[0] // 3, : image.shape[1] // 4])
     (tmp_path / "file").write_text("a file, not a folder\n")
     (tmp_path / "junk").write_text("12 34\n")
     for name, line in DAMAGED.items():
@@ -156,12 +162,11 @@ def run(line: str, places: dict[str, str], monkeypatch, capsys) -> tuple[int, li
 
 @pytest.mark.parametrize(("line", "during", "status", "named"),
                          [(line, None, 2, named) for line, named in MISTAKES]
-                         + [(line, during, 1, named) for line, during, named in FAILED_RUNS]
-                         + [(line, during, 0, []) for line, during in RIDDEN_OUT],
+                         + [(line, during, 1, named) for line, during, named
+                            in FAILED_RUNS + RIDDEN_OUT],
                          ids=[case[0] + (f" ({case[1]})" if case[1] else "")
                               for case in [(line, None) for line, _ in MISTAKES]
-                              + [(line, during) for line, during, _ in FAILED_RUNS]
-                              + RIDDEN_OUT])
+                              + [(line, during) for line, during, _ in FAILED_RUNS + RIDDEN_OUT]])
 def test_a_user_mistake_is_one_line_naming_the_input(line, during, status, named, places,
                                                      monkeypatch, capsys):
     if "{damaged}" in line:
@@ -170,11 +175,10 @@ def test_a_user_mistake_is_one_line_naming_the_input(line, during, status, named
     meddle(during, out, monkeypatch)
     got, err = run(line, places, monkeypatch, capsys)
     assert got == status, err
-    if status:
-        assert len(err) == 1 and err[0].startswith("tilecast "), err
-        for part in named:
-            assert part in err[0], err[0]
-    else:  # ridden out: the journal and the live record hold the whole run
+    assert len(err) == 1 and err[0].startswith("tilecast "), err
+    for part in named:
+        assert part in err[0], err[0]
+    if (line, during, named) in RIDDEN_OUT:  # the journal and the live record hold it all
         assert out.joinpath("board1.gcg").read_text() == \
             Path(places["tmp"], "g.gcg").read_text()
         assert '"type":"board"' in out.joinpath("board1.journal.jsonl").read_text()

@@ -35,8 +35,10 @@ def test_a_journal_removed_mid_game_is_written_again_from_memory(tmp_path):
     j = Journal(out / "g.jsonl")
     j.append({"type": "pass"})
     j.append({"type": "pass"})
+    assert not j.rewritten
     shutil.rmtree(out)  # someone clears the out-dir during the game
     j.append({"type": "exchange", "count": 2})
+    assert j.rewritten  # the run says so at its end
     j.append({"type": "pass"})
     j.close()
     lines = (out / "g.jsonl").read_text().splitlines()

@@ -4,15 +4,12 @@ hears of it, so a crash never costs a move and a restart replays it exactly."""
 from __future__ import annotations
 
 import json
-import logging
 import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from tilecast.entries import JOURNAL, InputError, parse_entry
-
-log = logging.getLogger(__name__)
 
 
 class JournalError(ValueError):
@@ -39,6 +36,7 @@ class Journal:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self.entries: list[dict[str, Any]] = self._read()
+        self.rewritten = False  # whether the file was removed mid-run and written again
         self._fh = open(self.path, "ab")  # noqa: SIM115 - held open for the session
         # Told of each entry once it is durable (an edge publishes it: tilecast.hall.edge).
         self.appended: list[Callable[[dict[str, Any]], None]] = []
@@ -93,8 +91,9 @@ class Journal:
 
     def _restore(self) -> None:
         """Write every entry to the journal's path again, its folder made again if need be:
-        what was recorded is never lost because someone removed the out-dir mid-game."""
-        log.warning("%s was removed during the run; written again from memory", self.path)
+        what was recorded is never lost because someone removed the out-dir mid-game. The run
+        says so at its end (`rewritten`): it met bad input."""
+        self.rewritten = True
         self._fh.close()
         self.path.parent.mkdir(parents=True, exist_ok=True)
         part = self.path.with_name(self.path.name + ".part")

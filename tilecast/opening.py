@@ -92,6 +92,11 @@ def _load(field: str, value: str, load: Callable[[str], T]) -> T:
         raise SpecError(field, value, why) from None
 
 
+class RiddenOut(RuntimeError):
+    """Bad input a run rode out with everything recorded (a frame of another size, an out-dir
+    removed mid-run): said in one line, and the run ends with status 1."""
+
+
 @dataclass
 class OpenBoard:
     """A board ready to watch: its session, resumed from its journal, and what reads it."""
@@ -137,6 +142,17 @@ class OpenBoard:
         if not spec.realtime:
             return source
         return _paced_after(source, self.replay_until, stop)
+
+    def ridden_out(self, troubles: Iterable[str] = ()) -> RiddenOut | None:
+        """What the run met and rode out, as one error naming each input: the source's
+        `troubles` (what watch returned) and an out-dir removed mid-run (see Journal.rewritten);
+        None when there was nothing. Asked at the run's end (closing the session may write the
+        journal again)."""
+        said = [f"{self.spec.source}: {trouble}" for trouble in troubles]
+        if self.session.journal.rewritten:
+            said.append(f"out-dir {self.spec.out_dir}: removed during the run; the journal was "
+                        "written again from memory")
+        return RiddenOut("; ".join(said)) if said else None
 
     def gate(self) -> StillnessGate:
         from tilecast.vision.stillness import StillnessGate
@@ -211,7 +227,8 @@ def annotate(
     """Record a video (or folder of frames) offline, as fast as it reads, resuming from the
     journal in the spec's `out_dir`; write the GCG to `output` and return the game (a file
     that stops decoding partway, or a plugin that stops the run: the GCG of what was read, then
-    SourceDamaged or hookspecs.StopRun). `pm`
+    SourceDamaged or hookspecs.StopRun; bad input ridden out: the whole GCG, then RiddenOut).
+    `pm`
     defaults to the built-in and installed plugins; `events` are the operator entries the
     camera cannot see (tilecast.watch.load_events); `tap` wraps the frame source (a benchmark
     times each frame)."""
@@ -229,9 +246,10 @@ def annotate(
         source = tap(source)
     total = frame_count(spec.source)
     stopped: Exception | None = None
+    troubles: list[str] = []
     try:
-        watch(board.session, reader, source, board.gate(), list(events), total, progress,
-              board.replay_until)
+        troubles = watch(board.session, reader, source, board.gate(), list(events), total,
+                         progress, board.replay_until)
     except (SourceDamaged, StopRun) as exc:
         stopped = exc  # what was read before the damage is recorded all the same
     try:
@@ -240,6 +258,7 @@ def annotate(
         stopped = stopped or exc
     game = board.session.game
     write_atomic(output, gcg_text(game, spec.players, spec.name, board.session.info.lexicon))
+    stopped = stopped or board.ridden_out(troubles)
     if stopped is not None:
         raise stopped
     return game

@@ -67,11 +67,13 @@ def watch(
     progress: bool = False,
     replay_until: int = -1,
     cfg: WatchConfig = WATCH,
-) -> None:
+) -> list[str]:
     """Feed frames through the reader and stillness gate into the session, submitting each
     event once the source reaches its time. Events already journaled (a resumed run) are
     skipped, and frames up to `replay_until` (those a resumed run's journal already holds) are
-    read without recording, to bring the reader and gate to where the unbroken run had them."""
+    read without recording, to bring the reader and gate to where the unbroken run had them.
+    Returns what was wrong with the source but read all the same (a frame of another size
+    than the first), for the run to say: it met bad input."""
     done = {e.get("events_line") for e in session.journal.entries if "events_line" in e}
     pending = [e for e in events if e["events_line"] not in done]
     last = None
@@ -85,9 +87,17 @@ def watch(
     # a play half laid can read a word fragment in a wrong view.)
     lexicon = session.recorder.lexicon if votes is not None else None
     held = None
+    troubles: list[str] = []
+    size = None  # the first frame's (width, height)
     try:
         for index, time, frame in frames:
             replayed = index <= replay_until
+            shape = getattr(frame, "shape", None)  # (a scripted source in a test has none)
+            if shape is not None and size is None:
+                size = shape[1::-1]
+            elif shape is not None and shape[1::-1] != size and not troubles:
+                troubles.append(f"frame {index} is {shape[1]}x{shape[0]} pixels, the first was "
+                                f"{size[0]}x{size[1]}; read as it is")
             while pending and pending[0]["time"] <= time:
                 event = pending.pop(0)
                 if not replayed:  # (a replayed frame's events were journaled or refused before)
@@ -120,6 +130,7 @@ def watch(
             session.camera(Observation(probs, last[0], last[1], last[2], gate.emptied))
         for event in pending:
             _submit_event(session, event)
+        return troubles
     finally:
         if progress and total:  # (the progress line ends, also when the source fails)
             print(file=sys.stderr)

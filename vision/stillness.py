@@ -17,19 +17,21 @@ import numpy as np
 
 from .classify import CLASSES
 
-_MAX_SLIDE = 0.4  # squares the whole view may slide and still count as the same board
-_BLUR = 1.0  # pixels, at the reader's 8 pixels per square
-SURELY_EMPTY = 0.9  # empty-square probability that dates a square's last empty look
-
 
 @dataclass(frozen=True)
 class StillConfig:
+    """When the board counts as still and its reading as steady: the gate's tuning values."""
+
     still_s: float = 1.0  # how long the board must rest before it is read
     motion: float = 8.0  # grey-level change of a square (see motion_score) that is motion
     steady: float = 0.95  # share of squares whose top label must hold through the window
+    surely_empty: float = 0.9  # empty-square probability that dates a square's last empty look
+    max_slide: float = 0.4  # squares the whole view may slide and still count as the same board
+    blur: float = 1.0  # pixels (at the reader's 8 a square) the views are blurred by to compare
 
 
-def motion_score(previous: np.ndarray | None, current: np.ndarray) -> float:
+def motion_score(previous: np.ndarray | None, current: np.ndarray,
+                 cfg: StillConfig | None = None) -> float:
     """Change between two rectified greyscale boards: the third-largest mean absolute change of
     the 15x15 squares. A hand over a few squares is motion even if the rest of the board is
     still; one flickering square (an overlay, a reflection, sensor noise) is not. The whole
@@ -37,13 +39,14 @@ def motion_score(previous: np.ndarray | None, current: np.ndarray) -> float:
     the board did not change."""
     if previous is None or previous.shape != current.shape:
         return float("inf")
+    cfg = cfg or StillConfig()
     # Blurred, so that the sub-pixel resampling of the slide below does not itself show.
     before, after = (
-        cv2.GaussianBlur(g.astype(np.float32), (0, 0), _BLUR) for g in (previous, current)
+        cv2.GaussianBlur(g.astype(np.float32), (0, 0), cfg.blur) for g in (previous, current)
     )
     diff = cv2.absdiff(before, after)
     (dx, dy), _ = cv2.phaseCorrelate(before, after)
-    if 0.1 < max(abs(dx), abs(dy)) <= _MAX_SLIDE * current.shape[1] / 15:
+    if 0.1 < max(abs(dx), abs(dy)) <= cfg.max_slide * current.shape[1] / 15:
         slide = np.float32([[1, 0, dx], [0, 1, dy]])
         moved = cv2.warpAffine(before, slide, before.shape[::-1], borderMode=cv2.BORDER_REPLICATE)
         slid = cv2.absdiff(moved, after)
@@ -77,7 +80,7 @@ class StillnessGate:
             return None
         # surely empty: a plain blank can look half like its square; a hand passing over a
         # square (motion) says nothing of it
-        self.emptied[probs[:, CLASSES.index(".")] > SURELY_EMPTY] = time
+        self.emptied[probs[:, CLASSES.index(".")] > self.cfg.surely_empty] = time
         if self._done:
             if (probs.argmax(axis=1) == self._committed).all():
                 return None

@@ -18,7 +18,7 @@ from tilecast.commands.args import (
 )
 from tilecast.commands.errors import ConfigError, check_folder, check_writable
 from tilecast.hookspecs import StopRun
-from tilecast.opening import OpenBoard, Spec, SpecError, annotate, open_board
+from tilecast.opening import OpenBoard, RiddenOut, Spec, SpecError, annotate, open_board
 from tilecast.pluginmanager import plugin_manager
 from tilecast.session import SharedSession
 from tilecast.watch import EventsFileError, load_events, watch
@@ -113,7 +113,7 @@ def run_annotate(args: argparse.Namespace) -> int:
                         progress=True)
     except SpecError as exc:
         raise _usage(exc) from None
-    except (SourceDamaged, StopRun) as exc:
+    except (SourceDamaged, StopRun, RiddenOut) as exc:
         print(f"tilecast annotate: {exc}; what was read is recorded in {args.output}",
               file=sys.stderr)
         return 1
@@ -159,10 +159,11 @@ def run_live(args: argparse.Namespace) -> int:
         # Built now rather than at the first blank the lexicon cannot name, which would hold
         # a live game's broadcast up for a second or two.
         _ = session.recorder.lexicon.spelling
+    troubles: list[str] = []
     try:
         events = load_events(args.events) if args.events else []
-        watch(session, board.reader(), board.frames(), board.gate(), events,
-              replay_until=board.replay_until)
+        troubles = watch(session, board.reader(), board.frames(), board.gate(), events,
+                         replay_until=board.replay_until)
     except KeyboardInterrupt:
         pass
     except SourceDamaged as exc:
@@ -178,4 +179,8 @@ def run_live(args: argparse.Namespace) -> int:
             if left:
                 print(f"tilecast run: {left} entries not yet on the broker; they are in the "
                       "journal, and the next run with --nats publishes them", file=sys.stderr)
+    ridden = board.ridden_out(troubles)
+    if ridden is not None:
+        print(f"tilecast run: {ridden}; what was read is recorded", file=sys.stderr)
+        return 1
     return 0
