@@ -32,7 +32,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from sse_load import game_entries, percentile, rss_kib  # noqa: E402 - the sibling benchmark
+from sse_load import game_entries, percentile, rss_kib, sse_events  # noqa: E402 - the sibling benchmark
 
 OPERATOR, TD = "load-test-operator", "load-test-td-token"
 TOURNAMENT_GAP_S = 40.0  # a 50-minute game of ~75 entries (moves, readings, clocks)
@@ -77,17 +77,9 @@ class Viewer(threading.Thread):
             if resp.status != 200:
                 self.error = f"HTTP {resp.status}"
                 return
-            fields: dict[str, str] = {}
-            while time.monotonic() < self.deadline:
-                line = resp.fp.readline()
-                if not line:
-                    self.error = "stream closed"
+            for fields in sse_events(resp):
+                if time.monotonic() >= self.deadline:
                     return
-                line = line.decode().rstrip("\n")
-                if line:
-                    key, _, value = line.partition(": ")
-                    fields[key] = value
-                    continue
                 kind = fields.get("event")
                 if kind == "snapshot":
                     self.connected.set()
@@ -96,7 +88,7 @@ class Viewer(threading.Thread):
                     self.moves.append((len(data.get("state", data)["moves"]), time.time()))
                     if kind == "game-ended":
                         return
-                fields = {}
+            self.error = "stream closed"
         except OSError as exc:
             self.error = str(exc)
         finally:

@@ -62,6 +62,20 @@ def rss_kib(pid: int, field: str = "VmRSS") -> int:
     return 0
 
 
+def sse_events(resp: http.client.HTTPResponse):
+    """Each event of a Server-Sent-Events response as its fields (event, id, data, ...), until
+    the stream closes; a comment line (a heartbeat) is an event with no fields."""
+    fields: dict[str, str] = {}
+    while line := resp.fp.readline():
+        line = line.decode().rstrip("\n")
+        if line:
+            key, _, value = line.partition(": ")
+            fields[key] = value
+        else:
+            yield fields
+            fields = {}
+
+
 class Viewer(threading.Thread):
     """One event stream: records (event id, type, arrival time) of everything it reads; the
     first viewer also keeps each event's move count, to know which post caused it."""
@@ -90,17 +104,9 @@ class Viewer(threading.Thread):
             if resp.status != 200:
                 self.error = f"HTTP {resp.status}"
                 return
-            fields: dict[str, str] = {}
-            while not self.done.is_set() and time.monotonic() < self.deadline:
-                line = resp.fp.readline()
-                if not line:
-                    self.error = "stream closed"
+            for fields in sse_events(resp):
+                if self.done.is_set() or time.monotonic() >= self.deadline:
                     return
-                line = line.decode().rstrip("\n")
-                if line:
-                    key, _, value = line.partition(": ")
-                    fields[key] = value
-                    continue
                 if "event" in fields and "id" in fields:  # (server-time carries no id)
                     seq, kind = int(fields["id"]), fields["event"]
                     self.events.append((seq, kind, time.perf_counter()))
@@ -111,7 +117,7 @@ class Viewer(threading.Thread):
                         self.moves_at[seq] = len(data.get("state", data)["moves"])
                     if kind == "game-ended":
                         return
-                fields = {}
+            self.error = "stream closed"
         except OSError as exc:
             self.error = str(exc)
         finally:
