@@ -25,6 +25,7 @@ from tilecast.server.fields import FIELDS, field_text
 from tilecast.server.hall import HallBoard
 from tilecast.server.preview import BOUNDARY, mjpeg
 from tilecast.server.streams import all_events, board_events, sse_response
+from tilecast.session import SessionClosed
 
 api = Blueprint("api", __name__, url_prefix="/api")
 
@@ -191,7 +192,7 @@ def submit(board: str) -> tuple[dict[str, Any], int]:
         seq = runner.submit(entry)
     except (InputError, LookupError, Refused) as exc:  # refused here or by the board's edge
         abort(400, f"not recorded: {exc}")
-    except EdgeUnavailable as exc:
+    except (EdgeUnavailable, SessionClosed) as exc:  # no edge, or the run is ending
         abort(503, str(exc))
     return {"seq": seq, **_live(runner)}, 201
 

@@ -19,6 +19,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from tests.conftest import AS_OPERATOR, Clock, make_app
 from tilecast.hall.broker import Broker
 from tilecast.server.app import create_app
 from tilecast.server.config import BoardSpec, ConfigError, ServerConfig, broker, load_event
@@ -313,3 +314,51 @@ def test_an_edge_whose_broker_is_away_records_and_says_what_is_unpublished(tmp_p
     session.close()
     assert edge.close(drain_s=0.5) == 1
     assert [e["type"] for e in journal(tmp_path, "t1")] == ["pass"]
+
+
+def test_an_entry_while_the_edge_shuts_down_is_refused_clearly(nats_server, hall, tmp_path):
+    from tilecast.hall.edge import Edge
+    from tilecast.opening import Spec, open_board
+    from tilecast.pluginmanager import plugin_manager
+    from tilecast.session import SharedSession
+
+    edge_dir = tmp_path / "edge"
+    session = open_board(Spec("b", edge_dir, lexicon="none"), plugin_manager(), None,
+                         SharedSession).session
+    edge = Edge(Broker(nats_server.url, "open"), session)
+    edge.start()
+    session.submit({"type": "pass"})
+    until(lambda: mirror(hall, "b").applied == 0, "the hall folding the edge's pass")
+    session.close()  # as `tilecast run` ends: the session first, then the edge drains
+    try:
+        late = hall.test_client().post("/api/boards/b/entries", json={"type": "pass"},
+                                       headers=OPERATOR)
+    finally:
+        left = edge.close(drain_s=5)
+    assert late.status_code == 503
+    assert late.get_json()["error"] == ("board b: its edge is shutting down, so nothing was "
+                                        "recorded. Try again once it is back")
+    assert left == 0 and [e["type"] for e in journal(edge_dir, "b")] == ["pass"]
+    assert moves(hall, "b") == 1
+
+
+def test_the_broadcast_delay_holds_the_halls_public_views_back(nats_server, reference, tmp_path):
+    clock = Clock()
+    app = make_app(tmp_path / "hall", boards=(BoardSpec("b", delay=600),), clock=clock,
+                   broker=Broker(nats_server.url, "open"))
+    try:
+        edge_dir = tmp_path / "edge"
+        finished(edge("b", edge_dir, nats_server.url, realtime=False))
+        caught_up(app, "b", edge_dir)
+        client = app.test_client()
+        recorded = client.get("/api/boards/b/record", headers=AS_OPERATOR).get_json()
+        assert len(recorded["state"]["moves"]) == moves(app, "b") >= 5  # the operator sees all
+        for path in ("/api/boards/b/state", "/api/boards/b/game.gcg", "/api/boards/b/replay"):
+            assert client.get(path).status_code == 404, path  # nothing public for 600 s
+        assert client.get("/api/boards").get_json()["boards"][0]["moves"] is None
+        clock.t += 600
+        state = client.get("/api/boards/b/state").get_json()
+        assert (len(state["moves"]), state["delay"]) == (moves(app, "b"), 600.0)
+        assert client.get("/api/boards/b/game.gcg").get_data(as_text=True) == reference["b"]
+    finally:
+        app.extensions["tilecast.server"].close()

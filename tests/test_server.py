@@ -191,8 +191,9 @@ def test_a_play_past_the_sets_letter_counts_is_recorded_only_when_marked_uncount
     assert resp.status_code == 400 and "not recorded: " in resp.json["error"]
     assert post(client, {**two_z, "uncounted": True}).status_code == 201
     assert journal(app)[0] == {"seq": 0, **two_z, "uncounted": True, "source": "operator"}
-    told = journal(app)[1]  # the core tells the TD, and journals that it did
-    assert told["kind"] == "too-many-of-letter" and told["data"]["letter"] == "Z"
+    told = {e["kind"]: e for e in journal(app)[1:]}  # the core tells the TD, and journals it
+    assert sorted(told) == ["phony", "too-many-of-letter"]  # ZZ is no word either
+    assert told["too-many-of-letter"]["data"]["letter"] == "Z"
 
 
 def test_a_body_that_is_not_json_is_415(app, client):
@@ -375,6 +376,15 @@ def test_discrepancies_side_by_side_and_acknowledged_alerts(client):
     assert [a["id"] for a in client.get("/api/alerts", headers=AS_TD).json["alerts"]] == [2]
     found = client.get("/api/discrepancies", headers=AS_TD).json["discrepancies"]
     assert [d["open"] for d in found] == [False, True]
+
+
+def test_an_operators_play_not_in_the_lexicon_reaches_the_td(client):
+    assert post(client, {"type": "play", "coord": "8D", "word": "WINDYX"}).status_code == 201
+    alerts = client.get("/api/alerts", headers=AS_TD).json["alerts"]
+    assert [(a["kind"], a["message"]) for a in alerts] == [
+        ("phony", "8D WINDYX: not in the lexicon (WINDYX), as the operator entered it")]
+    assert post(client, {"type": "play", "coord": "I7", "word": "OX"}).status_code == 201
+    assert len(client.get("/api/alerts", headers=AS_TD).json["alerts"]) == 1  # a word: none
 
 
 def test_operator_record_lists_actions_for_corrections(client):

@@ -11,7 +11,7 @@ from tilecast.hookspecs import hookimpl
 from tilecast.observation import Observation
 from tilecast.pluginmanager import plugin_manager
 from tilecast.recorder import Recorder
-from tilecast.session import Session
+from tilecast.session import Session, SessionClosed
 from tilecast.vision.stillness import StillConfig, StillnessGate
 
 
@@ -43,6 +43,32 @@ def test_session_journals_before_plugins_and_resumes(tmp_path, english, wespa):
     again = Session(info, Recorder(wespa, english, LEX), plugin_manager(entry_points=False))
     assert again.game.scores == (32, 0) and again.game.to_move == 0
     assert again.resume_frame == 10
+
+
+def test_an_entry_after_the_session_ends_is_refused_and_changes_nothing(tmp_path, english, wespa):
+    info = SessionInfo("b1", ("Ann", "Bob"), "wespa", str(tmp_path))
+    s = Session(info, Recorder(wespa, english, LEX), plugin_manager(entry_points=False))
+    s.submit({"type": "pass"})
+    s.close()
+    with pytest.raises(SessionClosed, match="board b1: the run has ended, so nothing was"):
+        s.submit({"type": "pass"})
+    assert len(s.game.turns) == 1  # the record did not take the refused pass either
+    assert (tmp_path / "b1.journal.jsonl").read_text().count('"type":"pass"') == 1
+
+
+def test_an_operators_play_not_in_the_lexicon_is_alerted_once(tmp_path, english, wespa):
+    info = SessionInfo("b1", ("Ann", "Bob"), "wespa", str(tmp_path))
+    s = Session(info, Recorder(wespa, english, LEX), plugin_manager(entry_points=False))
+    s.submit({"type": "play", "coord": "8D", "word": "WINDY", "source": "operator"})
+    s.submit({"type": "play", "coord": "E7", "word": "AIX", "source": "operator"})
+    s.submit({"type": "play", "coord": "H5", "word": "AWAY", "source": "camera"})  # interpret's
+    alerts = [e for e in s.journal.entries if e["type"] == "alert"]
+    assert [(a["kind"], a["turn"], a["message"]) for a in alerts] == [
+        ("phony", 1, "E7 AIX: not in the lexicon (AIX), as the operator entered it")]
+    s.close()
+    again = Session(info, Recorder(wespa, english, LEX), plugin_manager(entry_points=False))
+    assert len(again.journal.entries) == 4  # resumed: nothing raised a second time
+    assert again.recorder.doubted is None
 
 
 def test_annotating_a_video_that_ends_soon_after_the_last_play_records_it(tmp_path, english,

@@ -49,6 +49,7 @@ class Recorder:
     settled: dict[str, Any] | None = None  # the `end` action the record implied itself
     raised: checks.Raised = checks.Raised()  # what tilecast.checks alerts were journaled
     seen_at: tuple[float | None, int | None] = (None, None)  # the last reading's time, frame
+    doubted: dict[str, Any] | None = None  # the alert an operator's phony calls for, not yet raised
 
     def __post_init__(self) -> None:
         self.game = g.new_game(self.rules, self.tileset)
@@ -83,6 +84,8 @@ class Recorder:
         racks = g.known_racks(self.game) if self.game.phase == g.SCORELESS else None
         if racks is not None:
             return {"type": "end", "racks": list(racks), "source": "recorder"}
+        if self.doubted is not None:
+            return self.doubted
         return checks.due(self.game, self.rows, self.raised, players, *self.seen_at)
 
     def _reopenable(self) -> bool:
@@ -134,7 +137,23 @@ class Recorder:
         if e.get("uncounted"):
             action["uncounted"] = True
         notes = self._act(action)
+        if e.get("source") == "operator":
+            self.doubted = self._phony_alert(e.get("time"))
         return notes + self._blank_question(e["coord"], e["word"], e.get("blank_options"))
+
+    def _phony_alert(self, time: float | None) -> dict[str, Any] | None:
+        """The alert for the play just entered by hand when a word it forms is not in the
+        lexicon (the camera's readings are weighed and alerted in tilecast.interpret)."""
+        turn = self.game.turns[-1]
+        phonies = [w.text.upper() for w in turn.words if w.text.upper() not in self.lexicon] \
+            if self.lexicon is not None and turn.kind == "play" else []
+        if not phonies:
+            return None
+        message = (f"{turn.coord} {turn.word}: not in the lexicon ({', '.join(phonies)}), "
+                   "as the operator entered it")
+        alert = {"type": "alert", "kind": "phony", "message": message, "severity": "info",
+                 "turn": len(self.game.turns) - 1, "time": time, "source": "recorder"}
+        return {k: v for k, v in alert.items() if v is not None}
 
     def _blank_question(self, coord: str, word: str, options: list | None) -> list[Note]:
         """The operator asked to name the blank of the last play, read by the camera, when
@@ -306,6 +325,9 @@ class Recorder:
         # A resumed run knows what it has already alerted, so it alerts it only once too.
         self.raised = self.raised.noting(e)
         self.memory = self.memory.noting(e)
+        if self.doubted is not None and (e.get("kind"), e.get("turn")) == (
+                "phony", self.doubted["turn"]):
+            self.doubted = None
         fields = {
             k: e[k] for k in ("kind", "message", "severity", "turn", "time", "data") if k in e
         }

@@ -20,12 +20,17 @@ from tilecast.recorder import InputError, Recorder
 log = logging.getLogger(__name__)
 
 
+class SessionClosed(RuntimeError):
+    """An entry came after the session ended (a run shutting down): nothing was recorded."""
+
+
 class Session:
     """Owns one board's journal and record. Every change goes through `submit`."""
 
     def __init__(self, info: SessionInfo, recorder: Recorder, pm: pluggy.PluginManager) -> None:
         self.info, self.recorder, self.pm = info, recorder, pm
         self.journal = Journal(Path(info.out_dir) / f"{info.board}.journal.jsonl")
+        self.closed = False
         for entry in self.journal.entries:  # resume: the journal is the truth
             self.recorder.apply(entry)
         self._fire("session_start", game=self.recorder.game)
@@ -47,7 +52,11 @@ class Session:
 
     def submit(self, entry: dict[str, Any]) -> None:
         """Check an entry against the record, journal it durably, then tell the plugins.
-        Raises recorder.InputError (and journals nothing) for an entry that cannot apply."""
+        Raises recorder.InputError (and journals nothing) for an entry that cannot apply, and
+        SessionClosed for one that comes after `close`."""
+        if self.closed:
+            raise SessionClosed(f"board {self.info.board}: the run has ended, so nothing was "
+                                "recorded")
         notes = self.recorder.apply(dict(entry))
         self.journal.append(entry)
         for hook, kwargs in notes:
@@ -103,6 +112,7 @@ class Session:
 
     def close(self) -> None:
         """End the session (an out-play was settled when it was recorded, see _settle)."""
+        self.closed = True
         try:
             self._fire("session_end", game=self.game)
         finally:  # (a plugin that stops the run leaves the journal closed all the same)

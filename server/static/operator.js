@@ -29,11 +29,7 @@ function entryOf(form) {
     else if (input.dataset.type === "bool") value = raw === "true";
     else if (input.dataset.type === "int") value = Number(raw);
     else if (input.dataset.type === "clock") value = seconds(raw);
-    else if (input.dataset.type === "json") {
-      try { value = JSON.parse(raw); } catch {
-        throw new Error(`the new action is not written right: ${raw} (e.g. {"type": "pass"})`);
-      }
-    }
+    else if (input.dataset.type === "action") value = actionOf(raw);
     if (slot === undefined) entry[name] = value;
     else (entry[name] ||= [])[Number(slot)] = value;
   }
@@ -41,11 +37,40 @@ function entryOf(form) {
   return entry;
 }
 
-// An action as the operator says it: "play 8D WINDY", "exchange AEI", "pass"...
+// An action as the operator says it: "play 8D WINDY", "exchange AEI", "pass"... and any
+// other field as a name and its value ("challenge words 2", "end racks AE/QU").
+const SAID_FIRST = { play: ["coord", "word"], exchange: ["tiles"] };
+
 function actionText(a) {
-  const rest = Object.entries(a).filter(([k]) => !["type", "coord", "word", "tiles"].includes(k))
+  const first = SAID_FIRST[a.type] || [];
+  const rest = Object.entries(a).filter(([k]) => k !== "type" && !first.includes(k))
     .map(([k, v]) => `${k} ${Array.isArray(v) ? v.join("/") : v}`);
-  return [a.type, a.coord, a.word, a.tiles, ...rest].filter((v) => v !== undefined).join(" ");
+  return [a.type, ...first.map((k) => a[k]), ...rest].filter((v) => v !== undefined).join(" ");
+}
+
+// The action the operator wrote (actionText's form read back): a field's value is a number,
+// true or false, a list of racks split at "/", or else the text as written.
+function actionOf(text) {
+  const words = text.trim().split(/\s+/);
+  const type = words.shift();
+  const first = SAID_FIRST[type] || [];
+  const wrong = `the new action is not written right: "${text}" (write it as the list ` +
+    `shows actions, e.g. "play 8D WINDY", "exchange AEI", "pass", "challenge words 2")`;
+  const known = ["play", "pass", "exchange", "withdraw", "challenge", "time", "end"];
+  if (!known.includes(type) || words.length < first.length
+      || (words.length - first.length) % 2) throw new Error(wrong);
+  const action = { type };
+  const value = (name, raw) => {
+    if (/^-?\d+$/.test(raw)) return Number(raw);
+    if (raw === "true" || raw === "false") return raw === "true";
+    return name === "racks" ? raw.toUpperCase().split("/") : raw;
+  };
+  for (const name of first) action[name] = value(name, words.shift());
+  while (words.length) {
+    const name = words.shift();
+    action[name] = value(name, words.shift());
+  }
+  return action;
 }
 
 function showRecord(data) {
@@ -66,7 +91,7 @@ function showRecord(data) {
       const form = document.querySelector('[data-entry="correct"]');
       form.elements.op.value = "replace";
       form.elements.index.value = String(i);
-      form.elements.action.value = JSON.stringify(a);
+      form.elements.action.value = actionText(a);
       form.elements.action.focus();
     });
     li.append(text, " ", edit);

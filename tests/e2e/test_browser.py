@@ -315,3 +315,81 @@ def test_a_click_on_a_square_names_a_blank_and_undo_takes_the_play_back(site, pa
     page.keyboard.press("u")  # the second press confirms
     expect(page.locator("[data-actions] li")).to_have_count(0)
     expect(page.locator('[data-sq="D8"]')).not_to_have_class(has_class("tile"))
+
+
+def test_a_correction_is_written_as_the_action_list_says_it(site, page):
+    from playwright.sync_api import expect
+
+    base, app = site
+    submit(base, "t1", WINDY)
+    page.goto(f"{base}/operator/t1")
+    page.fill("input[name=token]", OPERATOR)
+    page.click("button[type=submit]")
+    page.click('[aria-label="edit action 0"]')
+    expect(page.locator("#co-action")).to_have_value("play 8D WINDY")
+    page.fill("#co-action", "plya 8D WINDS")  # a typo: one line saying how to write it
+    page.click("text=Correct record")
+    expect(page.locator("[data-message]")).to_contain_text(
+        'the new action is not written right: "plya 8D WINDS"')
+    expect(page.locator("[data-actions] li")).to_have_text(["play 8D WINDY Edit"])
+    page.fill("#co-action", "play 8D WINDS")
+    page.click("text=Correct record")
+    expect(page.locator("[data-actions] li")).to_have_text(["play 8D WINDS Edit"])
+    page.select_option("#co-op", "insert")
+    page.fill("#co-index", "1")
+    page.fill("#co-action", "exchange 3")
+    page.click("text=Correct record")
+    expect(page.locator("[data-actions] li")).to_have_text(["play 8D WINDS Edit",
+                                                            "exchange 3 Edit"])
+    journal = app.extensions["tilecast.server"].boards["t1"].session.journal.entries
+    assert [e["action"] for e in journal if e["type"] == "correct"] == [
+        WINDY | {"word": "WINDS"}, {"type": "exchange", "tiles": 3}]
+
+
+CONTRAST_JS = """(sel) => { const el = document.querySelector(sel);
+  const box = getComputedStyle(el);
+  const text = sel.includes(':not(.tile)') ? getComputedStyle(el, '::before') : box;
+  return {fg: text.color, bg: box.backgroundColor, px: parseFloat(text.fontSize)}; }"""
+
+
+def luminance(css: str) -> float:
+    """Relative luminance of an rgb()/rgba() colour (WCAG 2)."""
+    channels = [int(v) / 255 for v in re.findall(r"\d+", css)[:3]]
+    lin = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+
+def contrast(a: str, b: str) -> float:
+    high, low = sorted((luminance(a), luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+@pytest.mark.parametrize("width,height", [(390, 844), (1920, 1080)])
+def test_board_text_and_the_last_play_meet_wcag_contrast(site, width, height):
+    """Premium labels, letters, blanks and the last play's ring, as Chromium renders them:
+    text at least 4.5:1 (WCAG AA), the ring at least 3:1 against a tile (non-text)."""
+    from playwright.sync_api import expect
+
+    base, _ = site
+    submit(base, "t1", WINDY | {"word": "WINDy"})  # a blank Y on H8
+    submit(base, "t1", {"type": "play", "coord": "D7", "word": "aW"})  # the last play, a blank
+    with chromium(width, height) as page:
+        page.goto(f"{base}/boards/t1")
+        expect(page.locator('[data-sq="D7"]')).to_have_class(has_class("last"))
+        measured = {}
+        for name, square in [("TW", "A1"), ("DW", "B2"), ("TL", "B6"), ("DL", "A4")]:
+            got = page.evaluate(CONTRAST_JS, f'[data-sq="{square}"]:not(.tile)')
+            measured[name] = contrast(got["fg"], got["bg"])
+            assert got["px"] >= 9, (name, got)
+        for name, square in [("letter", "E8"), ("blank", "H8"), ("last blank", "D7")]:
+            got = page.evaluate(CONTRAST_JS, f'[data-sq="{square}"] .ltr')
+            got["bg"] = page.evaluate(CONTRAST_JS, f'[data-sq="{square}"]')["bg"]
+            measured[name] = contrast(got["fg"], got["bg"])
+        ring = page.evaluate("""() => getComputedStyle(document.querySelector(
+            '[data-sq="D7"]')).boxShadow""")
+        tile = page.evaluate(CONTRAST_JS, '[data-sq="E8"]')["bg"]
+        measured["ring"] = contrast(re.match(r"rgba?\([^)]*\)", ring)[0], tile)
+    text = {k: v for k, v in measured.items() if k != "ring"}
+    print({k: round(v, 2) for k, v in measured.items()})  # for docs/pages.md
+    assert min(text.values()) >= 4.5, measured
+    assert measured["ring"] >= 3.0, measured

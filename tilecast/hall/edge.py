@@ -27,7 +27,7 @@ from tilecast.hall.broker import (
 )
 from tilecast.journal import JournalWriteError
 from tilecast.recorder import InputError
-from tilecast.session import SharedSession
+from tilecast.session import SessionClosed, SharedSession
 
 log = logging.getLogger(__name__)
 
@@ -127,7 +127,7 @@ class Edge:
 
     async def _answer(self, msg: Any) -> None:
         """An entry from the hall: checked, submitted through the session, and answered
-        {"recorded": seq} or {"refused": why}."""
+        {"recorded": seq}, {"refused": why}, or {"unavailable": why} once the run is ending."""
         try:
             body = json.loads(msg.data)
             if not isinstance(body, dict):
@@ -142,4 +142,7 @@ class Edge:
             answer = {"refused": str(exc)}
         except JournalWriteError as exc:
             answer = {"refused": f"the edge cannot record: {exc}"}
+        except SessionClosed:
+            answer = {"unavailable": f"board {self.board}: its edge is shutting down, so "
+                                     "nothing was recorded. Try again once it is back"}
         await msg.respond(json.dumps(answer).encode())

@@ -109,6 +109,8 @@ class HallLink:
         answer = future.result(self.broker.request_s + 5)
         if "refused" in answer:
             raise Refused(answer["refused"])
+        if "unavailable" in answer:
+            raise EdgeUnavailable(answer["unavailable"])
         seq = int(answer["recorded"])
         if not self.mirrors[board].wait_for(seq, self.broker.request_s):
             raise EdgeUnavailable(f"board {board}: the edge recorded entry {seq}, but it has "
