@@ -58,20 +58,20 @@ class StubReader:
         probs = np.zeros((225, len(CLASSES)))
         probs[:, EMPTY_CLASS] = 1
         corners = self.manual if self.manual is not None else found
-        return SimpleNamespace(probs=probs, motion=0.0, corners=corners)
+        return SimpleNamespace(probs=probs, motion=0.0, corners=corners, view=0)
 
 
 @contextmanager
-def serving(out_dir: Path, boards: tuple[BoardSpec, ...]):
+def serving(out_dir: Path, boards: tuple[BoardSpec, ...], **settings):
     """The app under waitress on 127.0.0.1 (a free port); yields (base URL, app). Camera
-    boards read with StubReader."""
+    boards read with StubReader; `settings` go to the ServerConfig."""
     import waitress
 
     pm = plugin_manager(entry_points=False)
     for name, plugin in (("broadcast", Broadcast()), ("alerts", AlertLog()),
                          ("annotation", annotation)):
         pm.register(plugin, name=name)
-    config = ServerConfig(boards, out_dir, OPERATOR, TD, heartbeat_s=1.0)
+    config = ServerConfig(boards, out_dir, OPERATOR, TD, **{"heartbeat_s": 1.0, **settings})
     app = create_app(config, pm, StubReader)
     server = waitress.create_server(app, host="127.0.0.1", port=0, threads=24,
                                     channel_request_lookahead=LOOKAHEAD)

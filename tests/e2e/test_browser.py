@@ -393,3 +393,55 @@ def test_board_text_and_the_last_play_meet_wcag_contrast(site, width, height):
     print({k: round(v, 2) for k, v in measured.items()})  # for docs/pages.md
     assert min(text.values()) >= 4.5, measured
     assert measured["ring"] >= 3.0, measured
+
+
+def test_a_page_refused_a_stream_says_so_and_goes_live_once_a_slot_is_free(tmp_path, page):
+    """A full server answers 503; the page shows that its board may be out of date and
+    retries by itself (Chromium's EventSource would not), then follows the game."""
+    import http.client
+    import urllib.parse
+
+    from playwright.sync_api import expect
+
+    with serving(tmp_path / "out", (BoardSpec("t1", players=("Ann", "Bob")),),
+                 max_streams=1) as (base, _):
+        held = http.client.HTTPConnection(urllib.parse.urlparse(base).netloc, timeout=30)
+        held.request("GET", "/api/boards/t1/events")  # the server's one stream slot
+        assert held.getresponse().status == 200
+        page.goto(f"{base}/boards/t1")
+        expect(page.locator("body")).to_have_class(has_class("stale"))
+        expect(page.locator("[data-stale-note]")).to_be_visible()
+        expect(page.locator("[data-stale-note]")).to_contain_text("Connection to the server lost")
+        held.close()  # the slot comes back; the page's retry takes it
+        expect(page.locator("[data-status]")).to_have_text("live", timeout=20_000)
+        expect(page.locator("[data-stale-note]")).to_be_hidden()
+        submit(base, "t1", WINDY)
+        expect(page.locator('[data-sq="D8"]')).to_have_text("W4")
+
+
+@pytest.mark.parametrize("preset", ["", "dark", "light"])
+def test_a_field_reads_on_light_mid_and_dark_scenes(site, page, preset):
+    """The field's pixels, laid over a white, a grey and a black scene: a quarter or more of
+    what it draws stands out from the scene by 3:1, WCAG's ratio for large text (a field is
+    48 px), by its fill or by its outline."""
+    from playwright.sync_api import expect
+
+    base, _ = site
+    submit(base, "t1", WINDY)
+    page.goto(f"{base}/overlay/t1/score" + (f"?preset={preset}" if preset else ""))
+    text = page.locator("[data-field-text]")
+    expect(text).to_have_text("32 - 0")
+    shot = cv2.imdecode(np.frombuffer(text.screenshot(omit_background=True), np.uint8),
+                        cv2.IMREAD_UNCHANGED).astype(np.float64) / 255
+    alpha = shot[..., 3:]
+    drawn = alpha[..., 0] > 0.5
+    assert drawn.sum() > 200, "the field drew no text"
+    for scene in (1.0, 0.5, 0.0):
+        seen = shot[..., :3] * alpha + scene * (1 - alpha)  # over the scene, as OBS lays it
+        lin = np.where(seen <= 0.03928, seen / 12.92, ((seen + 0.055) / 1.055) ** 2.4)
+        lum = lin @ np.array([0.0722, 0.7152, 0.2126])  # OpenCV's BGR order
+        scene_lum = (scene / 12.92 if scene <= 0.03928 else ((scene + 0.055) / 1.055) ** 2.4)
+        ratio = (np.maximum(lum, scene_lum) + 0.05) / (np.minimum(lum, scene_lum) + 0.05)
+        standing_out = (ratio >= 3.0) & drawn
+        assert standing_out.sum() >= 0.25 * drawn.sum(), (preset, scene, standing_out.sum(),
+                                                         drawn.sum())
