@@ -38,6 +38,15 @@ def test_a_letter_in_the_middle_spreads_its_lightness():
     assert plain == 0 and centre_colours([cell])[0, 3] > 30
 
 
+def test_a_batch_of_crops_reads_as_each_crop_alone():
+    rng = np.random.default_rng(3)
+    cells = rng.integers(0, 256, (5, 64, 64, 3), dtype=np.uint8)
+    cv2.putText(cells[2], "Q", (16, 46), cv2.FONT_HERSHEY_SIMPLEX, 1.2, (0, 0, 0), 3)
+    assert np.array_equal(centre_colours(cells), centre_colours(list(cells)))
+    grey = cells[..., 0]
+    assert np.array_equal(centre_colours(grey), centre_colours(list(grey)))
+
+
 LETTER, PLAIN = 40.0, 2.0  # the lightness spread of a lettered middle and of a plain one
 
 

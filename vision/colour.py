@@ -53,18 +53,32 @@ def centre_colours(cells: Sequence[np.ndarray] | np.ndarray) -> np.ndarray:
     when the crop has rectify.cell_crops's 25% margin): its median CIELAB colour, and the
     spread (standard deviation) of its lightness, low on a plain face or square and high
     where a letter or premium print stands."""
+    if isinstance(cells, np.ndarray) and len(cells):  # one batch of equal crops: at once
+        if cells.dtype != np.uint8:
+            raise ValueError(f"cells are {cells.dtype}: colours are read from uint8 crops")
+        n, h, w = cells.shape[:3]
+        middle = cells[:, int(0.3 * h):int(0.7 * h), int(0.3 * w):int(0.7 * w)]
+        lab = _lab(np.ascontiguousarray(middle.reshape(-1, *middle.shape[2:])))
+        lab = lab.reshape(n, -1, 3)
+        return np.concatenate([np.median(lab, axis=1), lab[:, :, :1].std(axis=1)],
+                              axis=1).astype(np.float32)
     out = np.zeros((len(cells), 4), np.float32)
     for i, cell in enumerate(cells):
         if cell.dtype != np.uint8:
             raise ValueError(f"cell {i} is {cell.dtype}: colours are read from uint8 crops")
         h, w = cell.shape[:2]
-        middle = np.ascontiguousarray(cell[int(0.3 * h):int(0.7 * h), int(0.3 * w):int(0.7 * w)])
-        if middle.ndim == 2:
-            middle = cv2.cvtColor(middle, cv2.COLOR_GRAY2BGR)
-        lab = cv2.cvtColor(middle, cv2.COLOR_BGR2Lab).reshape(-1, 3)
+        lab = _lab(np.ascontiguousarray(cell[int(0.3 * h):int(0.7 * h),
+                                             int(0.3 * w):int(0.7 * w)])).reshape(-1, 3)
         out[i, :3] = np.median(lab, axis=0)
         out[i, 3] = lab[:, 0].std()
     return out
+
+
+def _lab(image: np.ndarray) -> np.ndarray:
+    """CIELAB of a BGR (or grey) uint8 image."""
+    if image.ndim == 2:
+        image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    return cv2.cvtColor(image, cv2.COLOR_BGR2Lab)
 
 
 def weigh_by_colour(probs: np.ndarray, colours: np.ndarray,
@@ -109,35 +123,37 @@ def weigh_by_colour(probs: np.ndarray, colours: np.ndarray,
         if same.sum() >= cfg.min_references:
             square[kind] = np.median(colours[same], axis=0)
     within = cfg.tile_spread * np.quantile(np.linalg.norm(colours[tiles] - tile, axis=1), 0.9)
-    for i in unsure:
-        if types[i] not in square:
-            if plain[i] and _only_tile_like(colours[i], tile, within, square.values(), cfg.ratio):
-                out[i, BLANK] += out[i, EMPTY] * (1 - cfg.keep)
-                out[i, EMPTY] *= cfg.keep
-            continue
-        if np.linalg.norm(tile - square[types[i]]) < cfg.separation:
-            continue
-        to_tile = np.linalg.norm(colours[i] - tile)
-        to_square = np.linalg.norm(colours[i] - square[types[i]])
-        if to_tile * cfg.ratio < to_square:  # a tile: a blank, or what the tile readings say
-            moved = out[i, EMPTY] * (1 - cfg.keep)
-            if plain[i]:
-                out[i, EMPTY] -= moved
-                out[i, BLANK] += moved
-            elif not unknown[i]:
-                out[i, EMPTY] -= moved
-                out[i, :EMPTY] += moved * out[i, :EMPTY] / out[i, :EMPTY].sum()
-        elif to_square * cfg.ratio < to_tile:
-            moved = out[i, BLANK] * (1 - cfg.keep)
-            out[i, BLANK] -= moved
-            out[i, EMPTY] += moved
+    cells, kinds = colours[unsure], types[unsure]
+    to_tile = np.linalg.norm(cells - tile, axis=1)
+    known = np.array([k in square for k in kinds], bool)
+    # a plain cell whose premium type has no empty square in view (crops of tiles alone, a
+    # premium type all covered) is a tile when it lies as near the tiles' colour as the sure
+    # tiles do and `ratio` times nearer it than every square colour in view
+    refs = np.array(list(square.values()), np.float32).reshape(-1, 3)
+    to_refs = np.linalg.norm(cells[:, None] - refs[None], axis=2)
+    alone = (~known & plain[unsure] & (to_tile <= within)
+             & (to_tile[:, None] * cfg.ratio < to_refs).all(axis=1))
+    own = np.array([square[k] if k in square else tile for k in kinds], np.float32)
+    to_square = np.linalg.norm(cells - own, axis=1)
+    apart = known & (np.linalg.norm(own - tile, axis=1) >= cfg.separation)
+    tile_like = apart & (to_tile * cfg.ratio < to_square)
+    square_like = apart & ~tile_like & (to_square * cfg.ratio < to_tile)
+    lone = unsure[alone]
+    out[lone, BLANK] += out[lone, EMPTY] * (1 - cfg.keep)
+    out[lone, EMPTY] *= cfg.keep
+    to_blank = unsure[tile_like & plain[unsure]]
+    moved = out[to_blank, EMPTY] * (1 - cfg.keep)
+    out[to_blank, EMPTY] -= moved
+    out[to_blank, BLANK] += moved
+    lettered = unsure[tile_like & ~plain[unsure] & ~unknown[unsure]]
+    moved = out[lettered, EMPTY] * (1 - cfg.keep)
+    out[lettered, EMPTY] -= moved
+    rest = out[lettered, :EMPTY]
+    out[lettered, :EMPTY] += moved[:, None] * rest / rest.sum(axis=1, keepdims=True)
+    emptied = unsure[square_like]
+    moved = out[emptied, BLANK] * (1 - cfg.keep)
+    out[emptied, BLANK] -= moved
+    out[emptied, EMPTY] += moved
     return out
 
 
-def _only_tile_like(colour: np.ndarray, tile: np.ndarray, within: float, squares,
-                    ratio: float) -> bool:
-    """Whether a cell whose own premium type has no empty squares in view (crops of tiles
-    alone, a premium type all covered) is a tile by colour: as near the tiles' colour as the
-    sure tiles themselves lie, and `ratio` times nearer it than any square colour in view."""
-    to_tile = float(np.linalg.norm(colour - tile))
-    return to_tile <= within and all(to_tile * ratio < np.linalg.norm(colour - s) for s in squares)

@@ -206,6 +206,7 @@ class BoardReader:
         self._probs = np.zeros((225, 28), np.float32)  # each square as last classified
         self._orient = np.zeros((225, 8), np.float32)  # how its letter is turned, likewise
         self._colour = np.zeros((225, 4), np.float32)  # each square's colour, read likewise
+        self._weighed: np.ndarray | None = None  # _probs weighed by colour, until they change
 
     def _corners(self, frame: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
         """The corners to read the frame at, and the frame's small view at them when it was
@@ -304,19 +305,23 @@ class BoardReader:
         # for a tile. One that reads as before (a hand passed over it) needs no more reads.
         unseen = out_of_view(frame.shape, corners)
         changed &= ~unseen
-        self._probs[unseen] = 0.0  # (no reading: left out of the colour references too)
+        if self._probs[unseen].any():
+            self._probs[unseen] = 0.0  # (no reading: left out of the colour references too)
+            self._weighed = None
         confirm = ~changed & ~moving & ~unseen & (self._reads < self.cfg.reads)
         skipped = changed & moving if motion > self.skip_motion else np.zeros(225, bool)
         changed &= ~skipped
         self._previous = view
         if changed.any() or confirm.any():
             self._classify(frame, corners, changed, confirm, view, ~moving)
+            self._weighed = None
         # A square read while it still moved (a tile landing, a hand leaving), or skipped, is
         # read again on the next frame, so what stands is always read from a settled view.
         self._provisional = (changed & moving) | skipped
         mirrored, k = self._orientation()
-        # (a new array: the reader updates its own in place on the next frame)
-        probs = weigh_by_colour(self._probs, self._colour)
+        if self._weighed is None:  # most frames classify nothing: the same weighing holds
+            self._weighed = weigh_by_colour(self._probs, self._colour)
+        probs = self._weighed.copy()  # (the reading's own: the cache stays as weighed)
         probs[unseen] = np.eye(len(CLASSES), dtype=probs.dtype)[EMPTY]
         if self.votes.sum() >= self.cfg.min_votes:
             probs = turned_pairs(probs, self._orient, self.view, self.cfg)
