@@ -58,27 +58,18 @@ def centre_colours(cells: Sequence[np.ndarray] | np.ndarray) -> np.ndarray:
             raise ValueError(f"cells are {cells.dtype}: colours are read from uint8 crops")
         n, h, w = cells.shape[:3]
         middle = cells[:, int(0.3 * h):int(0.7 * h), int(0.3 * w):int(0.7 * w)]
-        lab = _lab(np.ascontiguousarray(middle.reshape(-1, *middle.shape[2:])))
-        lab = lab.reshape(n, -1, 3)
+        tall = np.ascontiguousarray(middle.reshape(-1, *middle.shape[2:]))  # middles stacked
+        if tall.ndim == 2:
+            tall = cv2.cvtColor(tall, cv2.COLOR_GRAY2BGR)
+        lab = cv2.cvtColor(tall, cv2.COLOR_BGR2Lab).reshape(n, -1, 3)
         return np.concatenate([np.median(lab, axis=1), lab[:, :, :1].std(axis=1)],
                               axis=1).astype(np.float32)
     out = np.zeros((len(cells), 4), np.float32)
-    for i, cell in enumerate(cells):
+    for i, cell in enumerate(cells):  # crops of any sizes, each a batch of one
         if cell.dtype != np.uint8:
             raise ValueError(f"cell {i} is {cell.dtype}: colours are read from uint8 crops")
-        h, w = cell.shape[:2]
-        lab = _lab(np.ascontiguousarray(cell[int(0.3 * h):int(0.7 * h),
-                                             int(0.3 * w):int(0.7 * w)])).reshape(-1, 3)
-        out[i, :3] = np.median(lab, axis=0)
-        out[i, 3] = lab[:, 0].std()
+        out[i] = centre_colours(cell[None])[0]
     return out
-
-
-def _lab(image: np.ndarray) -> np.ndarray:
-    """CIELAB of a BGR (or grey) uint8 image."""
-    if image.ndim == 2:
-        image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
-    return cv2.cvtColor(image, cv2.COLOR_BGR2Lab)
 
 
 def weigh_by_colour(probs: np.ndarray, colours: np.ndarray,
@@ -138,22 +129,18 @@ def weigh_by_colour(probs: np.ndarray, colours: np.ndarray,
     apart = known & (np.linalg.norm(own - tile, axis=1) >= cfg.separation)
     tile_like = apart & (to_tile * cfg.ratio < to_square)
     square_like = apart & ~tile_like & (to_square * cfg.ratio < to_tile)
-    lone = unsure[alone]
-    out[lone, BLANK] += out[lone, EMPTY] * (1 - cfg.keep)
-    out[lone, EMPTY] *= cfg.keep
-    to_blank = unsure[tile_like & plain[unsure]]
-    moved = out[to_blank, EMPTY] * (1 - cfg.keep)
-    out[to_blank, EMPTY] -= moved
-    out[to_blank, BLANK] += moved
+    _move(out, unsure[alone | (tile_like & plain[unsure])], EMPTY, BLANK, cfg.keep)
     lettered = unsure[tile_like & ~plain[unsure] & ~unknown[unsure]]
     moved = out[lettered, EMPTY] * (1 - cfg.keep)
     out[lettered, EMPTY] -= moved
-    rest = out[lettered, :EMPTY]
+    rest = out[lettered, :EMPTY]  # to the tile readings, in their proportions
     out[lettered, :EMPTY] += moved[:, None] * rest / rest.sum(axis=1, keepdims=True)
-    emptied = unsure[square_like]
-    moved = out[emptied, BLANK] * (1 - cfg.keep)
-    out[emptied, BLANK] -= moved
-    out[emptied, EMPTY] += moved
+    _move(out, unsure[square_like], BLANK, EMPTY, cfg.keep)
     return out
 
 
+def _move(out: np.ndarray, rows: np.ndarray, source: int, to: int, keep: float) -> None:
+    """Give all but `keep` of class `source`'s probability in `rows` to class `to`, in place."""
+    moved = out[rows, source] * (1 - keep)
+    out[rows, source] -= moved
+    out[rows, to] += moved
