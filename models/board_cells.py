@@ -25,7 +25,7 @@ from tilecast.vision.rectify import cell_crops, cell_size_px, rectify, warp_boar
 from tilecast.vision.render.scene import CORNERS, Scene, draw_scene_look
 from tilecast.vision.render.styles import TILE_FAMILIES, draw_tile_style
 
-BOARD_SEEDS = range(2001, 2129)
+BOARD_SEEDS = range(2001, 3025)  # a CPU run takes the first 128, a GPU run more
 LOOKS_PER_CHUNK = 8
 PHOTOS_PER_LOOK = 2
 KEEP_EMPTY = 0.35  # most squares are empty; keep this share of them

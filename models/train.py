@@ -182,10 +182,12 @@ def losses(net: TileNet, x: torch.Tensor, y: torch.Tensor, o: torch.Tensor
 
 
 @torch.no_grad()
-def infer(net: TileNet, x: np.ndarray, batch: int = 1024) -> tuple[np.ndarray, np.ndarray]:
+def infer(net: TileNet, x: np.ndarray, batch: int = 1024, device: str = "cpu"
+          ) -> tuple[np.ndarray, np.ndarray]:
     net.eval()
-    outs = [net(torch.from_numpy(x[i:i + batch])) for i in range(0, len(x), batch)]
-    return (torch.cat([a for a, _, _ in outs]).numpy(), torch.cat([b for _, b, _ in outs]).numpy())
+    outs = [net(torch.from_numpy(x[i:i + batch]).to(device)) for i in range(0, len(x), batch)]
+    return (torch.cat([a for a, _, _ in outs]).cpu().numpy(),
+            torch.cat([b for _, b, _ in outs]).cpu().numpy())
 
 
 def fit_temperature(logits: np.ndarray, y: np.ndarray) -> float:
@@ -206,31 +208,71 @@ def fit_temperature(logits: np.ndarray, y: np.ndarray) -> float:
     return math.exp((lo + hi) / 2)
 
 
+class Batches(torch.utils.data.IterableDataset):
+    """Endless augmented training batches; each loader worker draws from its own generator, so
+    a GPU is fed by as many CPU processes as the machine has (the cache is shared by fork)."""
+
+    def __init__(self, data: dict[str, np.ndarray], batch: int, seed: int, recut: float) -> None:
+        self.data, self.batch, self.seed, self.recut = data, batch, seed, recut
+
+    def __iter__(self):
+        info = torch.utils.data.get_worker_info()
+        if info:
+            cv2.setNumThreads(1)  # one process a core
+        rng = np.random.default_rng([self.seed, info.id if info else 0])
+        d = self.data
+        while True:
+            idx = np.sort(rng.integers(len(d["y"]), size=self.batch))
+            x, o = augment(d["images"][idx], d["o"][idx], rng, self.recut)
+            yield torch.from_numpy(x), torch.from_numpy(d["y"][idx]), torch.from_numpy(o)
+
+
+def one_cycle(progress: float, lr: float, warmup: float = 0.15) -> float:
+    """The learning rate a share `progress` of the way through training: a cosine rise to lr,
+    then a cosine fall to almost nothing (the shape of torch's OneCycleLR)."""
+    if progress < warmup:
+        return lr * (0.04 + 0.96 * (1 - math.cos(math.pi * progress / warmup)) / 2)
+    rest = min((progress - warmup) / (1 - warmup), 1.0)
+    return lr * (1e-4 + (1 - 1e-4) * (1 + math.cos(math.pi * rest)) / 2)
+
+
 def train(net: TileNet, data: dict[str, np.ndarray], val: dict[str, np.ndarray], steps: int,
-          batch: int, lr: float, seed: int, warm: bool = False, recut: float = RECUT) -> None:
-    rng = np.random.default_rng(seed)
+          batch: int, lr: float, seed: int, warm: bool = False, recut: float = RECUT,
+          device: str = "cpu", loaders: int = 0, minutes: float = 0.0,
+          checkpoint: Path | None = None) -> None:
+    """Train for `steps` steps, or until `minutes` have passed when that is given (the schedule
+    then runs by the clock, so a time-boxed GPU run ends its cycle on time)."""
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=5e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, lr, total_steps=steps, pct_start=0.15)
     few = np.random.default_rng(1).permutation(len(val["y"]))[:3000]  # for progress reports
     vx, vy = preprocess(list(val["images"][few])), val["y"][few]
-    t0 = time.time()
-    for step in range(1, steps + 1):
+    stream = torch.utils.data.DataLoader(
+        Batches(data, batch, seed, recut), batch_size=None, num_workers=loaders,
+        prefetch_factor=4 if loaders else None, persistent_workers=loaders > 0)
+    t0, step = time.time(), 0
+    for x, y, o in stream:
+        step += 1
+        progress = step / steps
+        if minutes:
+            progress = max(progress, (time.time() - t0) / (60 * minutes))
+        for group in opt.param_groups:
+            group["lr"] = one_cycle(progress, lr)
         net.train()
         if warm:
             freeze_norms(net)
-        idx = rng.integers(len(data["y"]), size=batch)
-        x, o = augment(data["images"][idx], data["o"][idx], rng, recut)
-        tile, turn = losses(net, torch.from_numpy(x), torch.from_numpy(data["y"][idx]),
-                            torch.from_numpy(o))
+        tile, turn = losses(net, x.to(device), y.to(device), o.to(device))
         opt.zero_grad()
         (tile + 0.5 * turn).backward()
         opt.step()
-        sched.step()
-        if step % 200 == 0 or step == steps:
-            logits, _ = infer(net, vx)
+        done = progress >= 1
+        if step % 500 == 0 or done:
+            logits, _ = infer(net, vx, device=device)
             err = (logits.argmax(1) != vy).mean()
-            print(f"step {step}/{steps} {time.time() - t0:.0f}s loss {tile.item():.3f} "
+            print(f"step {step} {time.time() - t0:.0f}s loss {tile.item():.3f} "
                   f"turn {turn.item():.3f} held-out-style val error {100 * err:.2f}%", flush=True)
+            if checkpoint:
+                torch.save(net.state_dict(), checkpoint)
+        if done:
+            return
 
 
 def load_onnx_weights(net: TileNet, path: Path) -> None:
@@ -303,31 +345,46 @@ def main() -> None:
     ap.add_argument("--steps", type=int, default=8000)
     ap.add_argument("--batch", type=int, default=192)
     ap.add_argument("--lr", type=float, default=3e-3)
-    ap.add_argument("--train-chunks", type=int, default=len(TRAIN_SEEDS))
-    ap.add_argument("--board-chunks", type=int, default=len(BOARD_SEEDS))
+    ap.add_argument("--train-chunks", type=int, default=64, help=f"at most {len(TRAIN_SEEDS)}")
+    ap.add_argument("--board-chunks", type=int, default=128, help=f"at most {len(BOARD_SEEDS)}")
+    ap.add_argument("--device", default="cuda" if torch.cuda.is_available() else "cpu")
+    ap.add_argument("--loaders", type=int, default=0,
+                    help="processes augmenting batches beside training (0: in line)")
+    ap.add_argument("--minutes", type=float, default=0.0,
+                    help="train this long instead of --steps (the schedule follows the clock)")
+    ap.add_argument("--checkpoint", type=Path, help="save the weights here as training goes")
     ap.add_argument("--seed", type=int, default=1, help="1 gave the shipped model")
     ap.add_argument("--out", type=Path, default=OUT)
-    ap.add_argument("--init", type=Path, help="start from this model (e.g. models/tiles.onnx)")
+    ap.add_argument("--init", type=Path,
+                    help="start from this model: an ONNX file (e.g. models/tiles.onnx) or a "
+                         "--checkpoint (with --steps 0: only calibrate and export it)")
     ap.add_argument("--recut", type=float, default=RECUT, help="share of crops recut")
     args = ap.parse_args()
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
+    torch.backends.cudnn.benchmark = True
     paths = render_cache(args.cache, BOARD_SEEDS[:args.board_chunks], args.workers,
                          render_board_chunk, "board")
     paths += render_cache(args.cache, TRAIN_SEEDS[:args.train_chunks], args.workers)
     data, val = load_split(paths, keep_held_out=False), load_split(paths, keep_held_out=True)
     print(f"training crops {len(data['y'])}, held-out-style validation crops {len(val['y'])}")
     net = TileNet()
-    if args.init:
+    warm = bool(args.init) and args.init.suffix == ".onnx"
+    if warm:
         load_onnx_weights(net, args.init)
-    print(f"parameters {sum(p.numel() for p in net.parameters())}")
-    train(net, data, val, args.steps, args.batch, args.lr, args.seed, warm=bool(args.init),
-          recut=args.recut)
+    elif args.init:
+        net.load_state_dict(torch.load(args.init, map_location="cpu"))
+    print(f"parameters {sum(p.numel() for p in net.parameters())}, device {args.device}")
+    net.to(args.device)
+    if args.steps or args.minutes:
+        train(net, data, val, args.steps or 10**9, args.batch, args.lr, args.seed, warm=warm,
+              recut=args.recut, device=args.device, loaders=args.loaders, minutes=args.minutes,
+              checkpoint=args.checkpoint)
     vx = preprocess(list(val["images"]))
-    logits, _ = infer(net, vx)
+    logits, _ = infer(net, vx, device=args.device)
     temperature = fit_temperature(logits, val["y"])
     print(f"temperature {temperature:.3f}")
-    export(net, args.out, temperature, vx[:64])
+    export(net.cpu(), args.out, temperature, vx[:64])
 
 
 if __name__ == "__main__":

@@ -46,7 +46,8 @@ class TileStyle:
     grain: float  # wood grain strength (0 for plastic)
     gloss: float  # specular sheen strength
     thickness: float  # tile height in squares
-    blank_mark: str  # 'plain', 'logo', 'wordmark' (a short name in small type), 'inset', 'faint'
+    blank_mark: str  # 'plain', 'logo', 'wordmark' (a short name in small type), 'spaced' (its
+    # letters spread over the face), 'inset', 'faint'
     blank_mark_ink: BGR
     hand: float  # how unevenly the letters are drawn (0: printed; up to 1: lettered by hand)
     values: bool  # point values printed (home-made sets often have none)
@@ -145,8 +146,8 @@ def draw_tile_style(rng: np.random.Generator, family: str | None = None) -> Tile
     side = _scale(face, rng.uniform(0.55, 0.8)) if not dark_face else _scale(face, 0.6)
     if family == "ivory_wood":
         side = _jitter(rng, (120, 170, 200), 10)
-    mark = str(rng.choice(["plain", "logo", "wordmark", "inset", "faint"],
-                          p=[0.45, 0.15, 0.15, 0.1, 0.15]))
+    mark = str(rng.choice(["plain", "logo", "wordmark", "spaced", "inset", "faint"],
+                          p=[0.4, 0.13, 0.12, 0.12, 0.1, 0.13]))
     if family in ("deluxe_brown", "dark_brown") and rng.random() < 0.5:
         mark = "inset"
     mark_ink = ink if rng.random() < 0.6 else _jitter(rng, (40, 40, 200) if dark_face else

@@ -82,6 +82,26 @@ def _draw_blank_mark(img: np.ndarray, style: TileStyle, half: float, rng: np.ran
         for m in masks:
             _paint(img, m, ink, int(c - m.shape[1] / 2), int(y), strength)
             y += cap * 1.5
+    elif style.blank_mark == "spaced":
+        # An association's name as widely spaced capitals over the whole face, each letter on
+        # its own: across, down one side, or across then down (NAS over a column of P, A).
+        word = "".join(rng.choice(list("ABCDEFGHKLMNPRSTW"), rng.integers(4, 7)))
+        split = int(rng.integers(2, len(word))) if rng.random() < 0.6 else len(word)
+        across = rng.random() < 0.75 or split < len(word)
+        spots = [(i, 0) if across else (0, i) for i in range(split)]
+        spots += [(split - 1, k + 1) for k in range(len(word) - split)]
+        cols, rows = max(a for a, _ in spots) + 1, max(b for _, b in spots) + 1
+        cap = half * rng.uniform(0.22, 0.36)
+        step = min(cap * rng.uniform(1.3, 1.9), 1.45 * half / max(cols, rows, 2))
+        cap = min(cap, step / 1.2)
+        x0 = c - (cols - 1) * step / 2 + rng.normal(0, 0.08 * half)
+        y0 = c - (rows - 1) * step / 2 + rng.normal(0, 0.08 * half)
+        font = str(rng.choice(("dejavu_sans_bold", "liberation_sans", "urw_gothic_demi")))
+        strength = float(rng.uniform(0.45, 1.0))
+        for ch, (a, b) in zip(word, spots, strict=True):
+            m, _ = text_mask(font, ch, cap)
+            _paint(img, m, ink, int(x0 + a * step - m.shape[1] / 2),
+                   int(y0 + b * step - m.shape[0] / 2), strength)
     elif style.blank_mark == "faint":
         text, _ = text_mask("dejavu_sans", "BLANK" if rng.random() < 0.5 else "ABC", half * 0.25)
         _paint(img, text, ink, int(c - text.shape[1] / 2), int(c - text.shape[0] / 2),
