@@ -42,9 +42,10 @@ def layout(english):
 def scene():
     rng = np.random.default_rng(12)
     look = draw_scene_look(rng, (800, 600))
-    # a printed face: these tests are about enrolment, not about reading hand-lettered tiles
+    # a printed face and no score bar over the feed: these tests are about enrolment, not
+    # about reading hand-lettered tiles or tiles the bar hides
     tiles = replace(draw_tile_style(rng, FAMILY), font="urw_gothic_demi", hand=0.0)
-    look = replace(look, tiles=tiles, mirrored=False)
+    look = replace(look, tiles=tiles, mirrored=False, overlay=False)
     return Scene(look, 12)
 
 
