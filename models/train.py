@@ -20,7 +20,9 @@ loss, blur, noise, JPEG and an occluding patch.
 
 Rendering the cache (64 crop chunks and 128 board chunks) takes about 10 minutes on two cores;
 training (8000 steps of 192 crops) about 33 minutes on one thread (42 with a second run beside
-it); the model card's figures about 5 minutes.
+it); the model card's figures about 5 minutes. On a GPU machine, `--loaders` processes augment
+the batches and `--minutes` bounds the run by the clock; the shipped model's two runs are in
+models/MODEL_CARD.md (session 17).
 """
 
 from __future__ import annotations
