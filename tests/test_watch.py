@@ -108,15 +108,17 @@ def test_the_tiles_votes_do_not_turn_the_view_mid_game_against_the_boards_words(
 
     truth = board_probs("8D", "WINDY")  # view 0: the cut is the board
     lexicon = Lexicon(["WINDY"])
-    for turn_to, kept in ((2, 0), (transposing_view(), None)):
+    for turn_to, kept in ((2, 0), (flipping_view(), 0), (transposing_view(), None)):
         info = SessionInfo("b1", ("Ann", "Bob"), "wespa", str(tmp_path / str(turn_to)))
         s = Session(info, Recorder(wespa, english, lexicon), plugin_manager(entry_points=False))
         reader = Scripted(truth, turn_to)
         frames = [(i, i * 0.5, i) for i in range(16)]
         watch(s, reader, frames, StillnessGate(StillConfig(still_s=1.0)))
         assert [t.word for t in s.game.turns] == ["WINDY"]
-        # read backwards in view 2 (half round), the board's words hold view 0; its
-        # transpose reads the same words, so the tiles' votes turn it (they tell those apart)
+        # read backwards in view 2 (half round), the board's words hold view 0; turned upside
+        # down about row 8 WINDY still reads, but no better: nothing but the votes says so, and
+        # they move every recorded tile (a misread face's votes did); its transpose reads the
+        # same words, so the tiles' votes turn it (only they tell those two apart)
         assert reader.view == (turn_to if kept is None else kept)
 
 
@@ -162,3 +164,9 @@ def test_a_play_half_laid_does_not_hold_the_view_before_the_first_play_is_read(
 def transposing_view() -> int:
     grid = np.arange(225).reshape(15, 15)
     return next(v for v in range(1, 8) if np.array_equal(in_view(grid.ravel(), v), grid.T.ravel()))
+
+
+def flipping_view() -> int:
+    grid = np.arange(225).reshape(15, 15)
+    return next(v for v in range(1, 8) if np.array_equal(in_view(grid.ravel(), v),
+                                                         grid[::-1].ravel()))

@@ -81,10 +81,12 @@ def watch(
     # also while replaying, so that a resumed run's reader stands where the unbroken run's did.
     votes = getattr(reader, "votes", None)  # (a scripted reader in a test has none)
     first = votes is not None and votes.max() < PINNED
-    # From then on, the tiles' votes turn the view only where the board's words read as well
-    # in the new one: a face whose letters the network reads turned (a serif set, a mirrored
-    # feed) would otherwise move every recorded tile to another square mid-game. (Not before:
-    # a play half laid can read a word fragment in a wrong view.)
+    # From then on, the tiles' votes turn the view only where the board's words read better
+    # in the new view, or as well in its transpose (which reads the same words, each down
+    # instead of across: only the tiles tell those two apart): a face whose letters the network
+    # reads turned (a serif set, a mirrored feed) would otherwise move every recorded tile to
+    # another square mid-game, as it did where misreads left no word readable either way.
+    # (Not before the first play: a play half laid can read a word fragment in a wrong view.)
     lexicon = session.recorder.lexicon if votes is not None else None
     held = None
     troubles: list[str] = []
@@ -104,8 +106,7 @@ def watch(
                     _submit_event(session, event)
             reading = reader.read(frame)
             if reading is not None and held is not None and reading.view != held \
-                    and lexicon is not None and words_read(reading.probs, lexicon) \
-                    < words_read(in_view(_cut(reading), held), lexicon):
+                    and lexicon is not None and not _turn_by_words(reading, held, lexicon):
                 reading = reader.hold(reading, held)
             if reading is not None:
                 held = None if first else reading.view  # (the first play's words decide first)
@@ -169,6 +170,20 @@ def _first_view(reader: BoardReader, reading: Reading, probs: np.ndarray,
         return probs, reading.view
     reader.adopt(best[2])
     return in_view(cut, best[2]), best[2]
+
+
+def _turn_by_words(reading: Reading, held: int, lexicon: Lexicon) -> bool:
+    """Whether the board's words let the reading's new view replace the held one."""
+    now = words_read(reading.probs, lexicon)
+    before = words_read(in_view(_cut(reading), held), lexicon)
+    return now > before or (now == before and reading.view == transposed(held))
+
+
+def transposed(view: int) -> int:
+    """The view that reads the board `view` reads turned about its diagonal from 1A."""
+    board = in_view(np.arange(SIZE * SIZE), view).reshape(SIZE, SIZE)
+    return next(v for v in range(8)
+                if np.array_equal(in_view(np.arange(SIZE * SIZE), v), board.T.ravel()))
 
 
 def _cut(reading: Reading, probs: np.ndarray | None = None) -> np.ndarray:
