@@ -108,7 +108,7 @@ def test_the_tiles_votes_do_not_turn_the_view_mid_game_against_the_boards_words(
 
     truth = board_probs("8D", "WINDY")  # view 0: the cut is the board
     lexicon = Lexicon(["WINDY"])
-    for turn_to, kept in ((2, 0), (flipping_view(), 0), (transposing_view(), None)):
+    for turn_to, kept in ((2, 0), (flipping_view(), None), (transposing_view(), None)):
         info = SessionInfo("b1", ("Ann", "Bob"), "wespa", str(tmp_path / str(turn_to)))
         s = Session(info, Recorder(wespa, english, lexicon), plugin_manager(entry_points=False))
         reader = Scripted(truth, turn_to)
@@ -116,10 +116,47 @@ def test_the_tiles_votes_do_not_turn_the_view_mid_game_against_the_boards_words(
         watch(s, reader, frames, StillnessGate(StillConfig(still_s=1.0)))
         assert [t.word for t in s.game.turns] == ["WINDY"]
         # read backwards in view 2 (half round), the board's words hold view 0; turned upside
-        # down about row 8 WINDY still reads, but no better: nothing but the votes says so, and
-        # they move every recorded tile (a misread face's votes did); its transpose reads the
-        # same words, so the tiles' votes turn it (only they tell those two apart)
+        # down about row 8, WINDY reads as well and stays where it was recorded, and in the
+        # transpose it reads the same word: the tiles' votes turn those (only they can tell)
         assert reader.view == (turn_to if kept is None else kept)
+
+
+class Staged(BoardReader):
+    """Scripted readings of WINDY, then of AD laid down through its D (frame 8 on), then, from
+    frame 16 on, the same cut voted into another view."""
+
+    def __init__(self, turn_to: int) -> None:
+        super().__init__(classifier=None)
+        first = board_probs("8D", "WINDY")
+        second = first.copy()
+        second[in_square("G7")] = np.eye(len(CLASSES))[CLASSES.index("A")]
+        self.cuts, self.turn_to = [first] * 8 + [second] * 16, turn_to
+
+    def read(self, frame: int) -> Reading:
+        if frame == 16:
+            self.view = self.turn_to
+        order = in_view(np.arange(225), self.view)
+        return Reading(in_view(self.cuts[frame], self.view), 0.0, np.zeros((4, 2), np.float32),
+                       0, False, self.view, np.zeros((4, 2), np.float32), order)
+
+
+def test_a_view_reading_as_many_words_but_moving_recorded_tiles_is_held(
+        tmp_path, wespa, english):
+    from tilecast.events import SessionInfo
+    from tilecast.pluginmanager import plugin_manager
+    from tilecast.session import Session
+    from tilecast.vision.stillness import StillConfig, StillnessGate
+    from tilecast.watch import watch
+
+    # upside down about row 8, AD down from G7 reads DA down from G8: two words either way,
+    # but the recorded A would move from G7 to G9, so only the votes speak for the new view
+    lexicon = Lexicon(["WINDY", "AD", "DA"])
+    info = SessionInfo("b1", ("Ann", "Bob"), "wespa", str(tmp_path))
+    s = Session(info, Recorder(wespa, english, lexicon), plugin_manager(entry_points=False))
+    reader = Staged(flipping_view())
+    watch(s, reader, [(i, i * 0.5, i) for i in range(24)], StillnessGate(StillConfig(1.0)))
+    assert [(str(t.coord), t.word) for t in s.game.turns] == [("8D", "WINDY"), ("G7", "A.")]
+    assert reader.view == 0
 
 
 class Laying(BoardReader):

@@ -82,11 +82,12 @@ def watch(
     votes = getattr(reader, "votes", None)  # (a scripted reader in a test has none)
     first = votes is not None and votes.max() < PINNED
     # From then on, the tiles' votes turn the view only where the board's words read better
-    # in the new view, or as well in its transpose (which reads the same words, each down
-    # instead of across: only the tiles tell those two apart): a face whose letters the network
-    # reads turned (a serif set, a mirrored feed) would otherwise move every recorded tile to
-    # another square mid-game, as it did where misreads left no word readable either way.
-    # (Not before the first play: a play half laid can read a word fragment in a wrong view.)
+    # in the new view; as well, only where the new view is the transpose (the same words, each
+    # down instead of across: only the tiles tell those two apart) or moves no recorded tile
+    # (a first play along row 8 turned upside down). A face whose letters the network reads
+    # turned (a serif set, a mirrored feed) would otherwise move every recorded tile to another
+    # square mid-game, as it did where misreads left no word readable either way. (Not before
+    # the first play: a play half laid can read a word fragment in a wrong view.)
     lexicon = session.recorder.lexicon if votes is not None else None
     held = None
     troubles: list[str] = []
@@ -106,7 +107,8 @@ def watch(
                     _submit_event(session, event)
             reading = reader.read(frame)
             if reading is not None and held is not None and reading.view != held \
-                    and lexicon is not None and not _turn_by_words(reading, held, lexicon):
+                    and lexicon is not None \
+                    and not _turn_by_words(reading, held, lexicon, session.game.board):
                 reading = reader.hold(reading, held)
             if reading is not None:
                 held = None if first else reading.view  # (the first play's words decide first)
@@ -172,11 +174,15 @@ def _first_view(reader: BoardReader, reading: Reading, probs: np.ndarray,
     return in_view(cut, best[2]), best[2]
 
 
-def _turn_by_words(reading: Reading, held: int, lexicon: Lexicon) -> bool:
+def _turn_by_words(reading: Reading, held: int, lexicon: Lexicon, recorded: Board) -> bool:
     """Whether the board's words let the reading's new view replace the held one."""
-    now = words_read(reading.probs, lexicon)
-    before = words_read(in_view(_cut(reading), held), lexicon)
-    return now > before or (now == before and reading.view == transposed(held))
+    before = in_view(_cut(reading), held)
+    now, then = words_read(reading.probs, lexicon), words_read(before, lexicon)
+    if now != then:
+        return now > then
+    squares = [r * SIZE + c for r, c, _ in recorded.tiles()]
+    return reading.view == transposed(held) or np.array_equal(
+        reading.probs[squares].argmax(1), before[squares].argmax(1))
 
 
 def transposed(view: int) -> int:
