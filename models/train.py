@@ -353,7 +353,8 @@ def main() -> None:
     ap.add_argument("--loaders", type=int, default=0,
                     help="processes augmenting batches beside training (0: in line)")
     ap.add_argument("--minutes", type=float, default=0.0,
-                    help="train this long instead of --steps (the schedule follows the clock)")
+                    help="train this long, or --steps if sooner (0: no step limit); the "
+                         "schedule follows the clock")
     ap.add_argument("--checkpoint", type=Path, help="save the weights here as training goes")
     ap.add_argument("--seed", type=int, default=1, help="1 gave the shipped model")
     ap.add_argument("--out", type=Path, default=OUT)
