@@ -181,11 +181,11 @@ def _turn_by_words(reading: Reading, held: int, lexicon: Lexicon, recorded: Boar
     if now != then:
         return now > then
     squares = [r * SIZE + c for r, c, _ in recorded.tiles()]
-    return reading.view == transposed(held) or np.array_equal(
+    return reading.view == _transposed(held) or np.array_equal(
         reading.probs[squares].argmax(1), before[squares].argmax(1))
 
 
-def transposed(view: int) -> int:
+def _transposed(view: int) -> int:
     """The view that reads the board `view` reads turned about its diagonal from 1A."""
     board = in_view(np.arange(SIZE * SIZE), view).reshape(SIZE, SIZE)
     return next(v for v in range(8)
