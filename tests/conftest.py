@@ -125,16 +125,16 @@ def recorder(english, wespa, lexicon=LEX):
     return Recorder(wespa, english, lexicon)
 
 
-def camera(rec, probs):
+def camera(rec, probs, time=1.0):
     """A committed reading as the session feeds it: its moves, then the board as read, with the
     memory of alerts the interpretation gave."""
-    entries, memory = rec.interpret(probs.tolist(), 1.0)
+    entries, memory = rec.interpret(probs.tolist(), time)
     notes = []
     for entry in entries:
         notes += rec.apply(entry)
     top = probs.argmax(axis=1)
     rows = ["".join(CLASSES[k] for k in top[r * 15:(r + 1) * 15]) for r in range(15)]
-    rec.apply({"type": "board", "rows": rows, "alerted": memory.as_json()})
+    rec.apply({"type": "board", "rows": rows, "alerted": memory.as_json(), "time": time})
     return notes
 
 

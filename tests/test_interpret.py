@@ -423,6 +423,32 @@ def test_a_doubtful_tile_left_out_of_a_play_joins_it_once_read_clearly(english, 
     assert [t.player for t in rec.game.turns] == [0, 1, 0]
 
 
+def test_tiles_laid_in_line_just_after_a_pause_join_the_play(english, wespa):
+    """The camera committed while the player paused between tiles (GAL of GALE laid, the E
+    not yet): the E read a moment later in GAL's line is the same turn's. Read after a
+    longer pause it is the next player's hook, as it would be in a game."""
+    words = Lexicon(["WINDY", "GAL", "GALE", "E"])
+    for later, turns in ((2.5, [(0, "WINDY"), (1, "GALE")]),
+                         (8.0, [(0, "WINDY"), (1, "GAL"), (0, "...E")])):
+        rec = recorder(english, wespa, words)
+        first = put(Board(), "8D", "WINDY")
+        camera(rec, probs_of(first), time=1.0)
+        camera(rec, probs_of(put(first, "7C", "GAL")), time=5.0)
+        notes = camera(rec, probs_of(put(first, "7C", "GALE")), time=5.0 + later)
+        assert [(t.player, t.word) for t in rec.game.turns] == turns
+        assert ("record_changed" in [n[0] for n in notes]) == (later < 3)
+    # Tiles after a pause that leave the play a phony, where they alone make the next play
+    # of lexicon words, are that next play: GAL is a phony here (AW and LI are no words),
+    # GALE and EN are words.
+    rec = recorder(english, wespa, Lexicon(["WINDY", "GAL", "GALE", "EN"]))
+    gal = put(put(Board(), "8D", "WINDY"), "7C", "GAL")
+    camera(rec, probs_of(put(Board(), "8D", "WINDY")), time=1.0)
+    camera(rec, probs_of(gal), time=5.0)
+    camera(rec, probs_of(put(gal, "7C", "GALE")), time=6.0)
+    assert [(t.player, t.word) for t in rec.game.turns] == [(0, "WINDY"), (1, "GAL"),
+                                                            (0, "...E")]
+
+
 def test_a_square_steadily_read_as_a_blank_beside_a_play_does_not_join_it(english, wespa):
     rec = recorder(english, wespa)
     first = put(Board(), "8D", "WINDY")

@@ -50,6 +50,9 @@ BLANK_ALONE = 0.1  # odds of a play of blanks alone, against one with letters
 ORDER_GAP = 0.5  # seconds between two plays' laying that puts them in order
 BLANK_GONE = 0.97  # a recorded blank counts as taken away only when this surely empty
 BLANK_ODDS = 0.2  # game base rate of blanks over the classifier's training rate (see blank_prior)
+# Seconds after the reading that recorded a play within which new tiles in its line are taken
+# as its player still laying tiles (the camera saw a pause), not the next player's play.
+STILL_LAYING = 3.0
 
 
 @dataclass(frozen=True)
@@ -88,14 +91,14 @@ class Memory:
 @dataclass(frozen=True)
 class Record:
     """What a reading is weighed against. `rows`: the camera's top label of each square at its
-    last journaled reading; `play_rows`: the last play's action and the rows of the first
-    reading journaled after it (actions are compared by identity: the recorder's own)."""
+    last journaled reading; `play_rows`: the last play's action, and the rows and time of the
+    first reading journaled after it (actions are compared by identity: the recorder's own)."""
 
     game: g.Game
     actions: tuple[Entry, ...]
     lexicon: Lexicon | None = None
     rows: tuple[str, ...] = ()
-    play_rows: tuple[Entry | None, tuple[str, ...]] = (None, ())
+    play_rows: tuple[Entry | None, tuple[str, ...], float | None] = (None, (), None)
     memory: Memory = Memory()
 
     def without_last(self) -> Record:
@@ -286,17 +289,20 @@ def _amended(record: Record, change: Change, raw: Probs, time: float) -> list[En
     # no change on the board. One such tile is more likely a misreading than a change.
     rows = record.rows
     other = [(r, c) for r, c in taken - gone if rows and _top(raw, r, c) != rows[r][c]]
-    # New tiles in line with the play that the camera already read, as now, in the
-    # reading that recorded the play (left out then as doubtful), and now surely reads
-    # as tiles: it was laid with them, phony or not. Not blanks: a plain square read as a
-    # blank is the camera's commonest steady misreading. Other new tiles are the next play.
-    action, then = record.play_rows
-    early = {
-        (r, c) for r, c in _extensions(game.board, tuple(sorted(taken)), set(change.added))
-        if action is actions[-1] and then
-        and _top(raw, r, c) == then[r][c] not in ".?"
-        and _empty(raw, r, c) < 1.0 - SURE_TILE
-    }
+    # New tiles in line with the play that the camera now surely reads as tiles joined it
+    # (its player laid them), phony or not, when the camera already read them, as now, in
+    # the reading that recorded the play (left out then as doubtful). Not blanks: a plain
+    # square read as a blank is the camera's commonest steady misreading. They join it too,
+    # if the words are then in the lexicon, when read within STILL_LAYING seconds of that
+    # reading: the player paused while laying tiles. Other new tiles are the next play.
+    action, then, seen = record.play_rows
+    ours = action is actions[-1]
+    line = [sq for sq in _extensions(game.board, tuple(sorted(taken)), set(change.added))
+            if _empty(raw, *sq) < 1.0 - SURE_TILE]
+    early = {(r, c) for r, c in line if ours and then and _top(raw, r, c) == then[r][c] not in ".?"}
+    phony_ok = True
+    if ours and seen is not None and 0.0 < time - seen <= STILL_LAYING and set(line) - early:
+        early, phony_ok = set(line), False
     grown = bool(early) and not gone
     if not (gone & taken or len(other) > 1 or grown) \
             or gone - taken - set(record.memory.removed) or taken <= gone:
@@ -309,9 +315,12 @@ def _amended(record: Record, change: Change, raw: Probs, time: float) -> list[En
     was = notation(before.game.board, last.placed)
     if uncounted and reading is not None:  # still more than the set holds?
         uncounted = bool(over_counted(before.game.board, reading.placed, game.tileset))
-    if reading is None or note is None or (
-            not grown and any(a["kind"] == "phony" for a in note)):
-        return []  # not a play of lexicon words: the usual reading decides
+    if reading is None or note is None or any(a["kind"] == "phony" for a in note) and (
+            not grown or not phony_ok and _infer(game, blank_prior(raw, game.board),
+                                                 tuple(sorted(early)), record.lexicon).legal):
+        # not a play of lexicon words (when paused, while the new tiles alone make the next
+        # play of lexicon words): the usual reading decides
+        return []
     kept = {(p.row, p.col) for p in reading.placed}
     if not taken - gone <= kept or kept & gone or set(reading.placed) == set(last.placed):
         return []  # not another play through what stays

@@ -43,8 +43,8 @@ class Recorder:
     game: g.Game = field(init=False)
     memory: interpret.Memory = interpret.Memory()  # what the camera's readings alerted
     rows: tuple = ()  # the camera's top label of each square at its last journaled reading
-    # (the last play's action, the rows of the first reading journaled after it)
-    play_rows: tuple = (None, ())
+    # (the last play's action, the rows and time of the first reading journaled after it)
+    play_rows: tuple = (None, (), None)
     clocks: tuple[float | None, float | None] = (None, None)  # seconds left, as last entered
     settled: dict[str, Any] | None = None  # the `end` action the record implied itself
     raised: checks.Raised = checks.Raised()  # what tilecast.checks alerts were journaled
@@ -260,7 +260,7 @@ class Recorder:
                 and e.get("source") != "camera":
             # The operator's edit of the last play (a blank named, a letter fixed) leaves the
             # camera's rows from the reading that recorded it; a camera amendment is read anew.
-            self.play_rows = (self.actions[-1], self.play_rows[1])
+            self.play_rows = (self.actions[-1], *self.play_rows[1:])
         notes: list[Note] = [("record_changed", {"game": self.game, "reason": e.get("reason", op)})]
         if "blank_options" in e:  # the camera's amendment of the last play
             notes += self._blank_question(e["action"]["coord"], e["action"]["word"],
@@ -300,7 +300,7 @@ class Recorder:
         actions = self.actions[:-1] if self._reopenable() else self.actions
         last = actions[-1] if actions else None
         if last is not None and last["type"] == "play" and self.play_rows[0] is not last:
-            self.play_rows = (last, self.rows)
+            self.play_rows = (last, self.rows, e.get("time"))
         return []
 
     # -- camera --------------------------------------------------------------------------
