@@ -3,7 +3,7 @@ still frames, and motion is told from a flickering square."""
 
 import numpy as np
 
-from tilecast.engine.infer import EMPTY_CLASS
+from tilecast.engine.infer import BLANK_CLASS, EMPTY_CLASS
 from tilecast.vision.stillness import StillConfig, StillnessGate
 
 
@@ -102,3 +102,68 @@ def test_motion_ignores_one_flickering_square_but_not_a_hand():
     assert motion_score(None, board) == float("inf")
     assert motion_score(board, flicker) < StillConfig().motion  # not motion
     assert motion_score(board, hand) > 40.0
+
+
+def test_tiles_whose_letters_flicker_do_not_keep_a_full_board_from_being_read():
+    """A shaking camera reads a doubtful face now as one letter, now as another. On a board
+    of 60 tiles, 20 flickering is far more than the 5% of squares that may change in a still
+    window; they are tiles in every frame, as at the last commit, so the board is steady and
+    the new tile is read. A new tile's own flicker still holds the reading back."""
+    gate = StillnessGate(StillConfig(still_s=1.0, motion=4.0))
+    board = np.zeros((225, 28))
+    board[:, EMPTY_CLASS] = 1.0
+    board[:60] = 0
+    board[:60, 4] = 1.0  # 60 tiles read E
+    assert gate.feed(0.0, 1.0, board) is None
+    assert gate.feed(1.0, 1.0, board) is not None
+    laid = board.copy()
+    laid[100] = 0
+    laid[100, 0] = 1.0  # the next play: an A on square 100
+    rng = np.random.default_rng(1)
+
+    def shaken(p):
+        out = p.copy()
+        for sq in rng.choice(60, 20, replace=False):
+            out[sq] = 0
+            out[sq, rng.integers(26)] = 1.0
+        return out
+
+    assert gate.feed(1.5, 20.0, laid) is None  # the hand lays it
+    frames = [(1.7 + 0.2 * i, shaken(laid)) for i in range(6)]
+    results = [gate.feed(t, 1.0, p) for t, p in frames]
+    assert all(r is None for r in results[:-1]) and results[-1] is not None
+    assert results[-1][100].argmax() == 0
+    assert np.allclose(results[-1], np.mean([p for _, p in frames], axis=0))
+    # ... while as many squares empty at the last commit flickering to letters are no
+    # steady board
+    gate = StillnessGate(StillConfig(still_s=1.0, motion=4.0))
+    gate.feed(0.0, 1.0, board)
+    gate.feed(1.0, 1.0, board)
+    gate.feed(1.5, 20.0, laid)
+    flicker = [laid.copy() for _ in range(6)]
+    for p in flicker:
+        for sq in rng.choice(np.arange(120, 180), 20, replace=False):
+            p[sq] = 0
+            p[sq, 4] = 1.0  # an empty square read as an E in this frame
+    assert all(gate.feed(1.7 + 0.2 * i, 1.0, p) is None for i, p in enumerate(flicker))
+
+
+def test_a_square_read_as_a_blank_that_turns_into_a_letter_is_read_again():
+    """A tile laid at the board's edge, read at first as a blank (not yet clear), then as an
+    A with no motion seen: the board has changed, unlike a letter read as another letter."""
+    gate, a = gate_with_empty_board_committed()
+    doubtful = a.copy()
+    doubtful[100] = 0
+    doubtful[100, BLANK_CLASS] = 1.0
+    assert gate.feed(1.5, 20.0, doubtful) is None
+    assert gate.feed(1.7, 1.0, doubtful) is None
+    assert gate.feed(2.8, 1.0, doubtful) is not None
+    clear = a.copy()
+    clear[100] = 0
+    clear[100, 0] = 1.0
+    results = [gate.feed(3.0 + 0.2 * i, 1.0, clear) for i in range(7)]
+    assert any(r is not None and r[100].argmax() == 0 for r in results)
+    other = clear.copy()
+    other[100] = 0
+    other[100, 1] = 1.0  # ... but the A then read as a B is the same tile
+    assert all(gate.feed(4.6 + 0.2 * i, 1.0, other) is None for i in range(7))

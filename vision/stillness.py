@@ -17,6 +17,8 @@ import numpy as np
 
 from .classify import CLASSES
 
+EMPTY, BLANK = CLASSES.index("."), CLASSES.index("?")
+
 
 @dataclass(frozen=True)
 class StillConfig:
@@ -80,9 +82,9 @@ class StillnessGate:
             return None
         # surely empty: a plain blank can look half like its square; a hand passing over a
         # square (motion) says nothing of it
-        self.emptied[probs[:, CLASSES.index(".")] > self.cfg.surely_empty] = time
+        self.emptied[probs[:, EMPTY] > self.cfg.surely_empty] = time
         if self._done:
-            if (probs.argmax(axis=1) == self._committed).all():
+            if (self._as_committed(probs.argmax(axis=1)) == self._committed).all():
                 return None
             # A reading changed with no motion seen: a tile laid at the board's edge by a hand
             # mostly out of view moves too few squares to count. Read the board again.
@@ -102,11 +104,23 @@ class StillnessGate:
             return None
         return self._commit(time)
 
+    def _as_committed(self, labels: np.ndarray) -> np.ndarray:
+        """Top labels with each square read as a letter at the last commit and as a letter
+        still given the committed letter: a tile's face read now as one letter, now as another
+        (a shaking camera, a doubtful face) is no change on the board, and on a full board such
+        flicker would otherwise keep the gate from ever finding it steady. The window's mean,
+        which is what gets committed, still carries what every frame read. (Not a blank: a
+        square read as one may be a plain square, or a tile not yet clear.)"""
+        if self._committed is None:
+            return labels
+        kept = (labels < BLANK) & (self._committed < BLANK)
+        return np.where(kept, self._committed, labels)
+
     def _commit(self, time: float) -> np.ndarray | None:
-        labels = np.stack([p.argmax(axis=1) for p in self._window])
+        labels = np.stack([self._as_committed(p.argmax(axis=1)) for p in self._window])
         held = (labels == labels[-1]).all(axis=0)
         mean = np.mean(self._window, axis=0)
-        top = mean.argmax(axis=1)
+        top = self._as_committed(mean.argmax(axis=1))
         # With no motion to show a hand, only squares that held their new reading through the
         # window tell that the tiles are down; one that flickers must not be committed with them.
         differs = None
