@@ -3,7 +3,8 @@ from a new game. The recorder rebuilds its game this way after every entry, a co
 resumed journal, so the game can never drift from the actions that made it.
 
 An action is a plain mapping, as the journal holds it: `{"type": "play", "coord": "8D",
-"word": "WINDY"}` (`"uncounted": true` records a play past the set's letter counts, as read),
+"word": "WINDY"}` (`"uncounted": true` records a play past the set's letter counts, as read;
+`"unconnected": true` one that joins no tile of the record, as read),
 `pass`, `exchange` (`tiles`), `withdraw`, `challenge` (`words`, default 1), `time` (`player`,
 `seconds_over`), `end` (after an out-play; after six scoreless turns with both `racks`).
 """
@@ -32,7 +33,8 @@ def apply_action(game: g.Game, action: Mapping[str, Any]) -> g.Game:
     kind = action["type"]
     if kind == "play":
         return g.play(game, parse_coord(action["coord"]), action["word"],
-                      counted=not action.get("uncounted"))
+                      counted=not action.get("uncounted"),
+                      connected=not action.get("unconnected"))
     if kind == "pass":
         return g.pass_turn(game)
     if kind == "exchange":

@@ -126,15 +126,17 @@ def _next_turn(game: Game, zero: bool) -> Game:
 
 
 def play(
-    game: Game, coord: Coord, word: str, rack: str | None = None, counted: bool = True
+    game: Game, coord: Coord, word: str, rack: str | None = None, counted: bool = True,
+    connected: bool = True,
 ) -> Game:
     """Place a word in GCG notation ('.' or the letter itself over existing tiles);
-    `counted`: whether the set's letter counts bind (see play.validate)."""
+    `counted`, `connected`: whether the set's letter counts and the rule that a play joins
+    the board's tiles bind (see play.validate)."""
     _require(game, PLAYING, "play")
     player = game.to_move
     try:
         placed = placements_for(game.board, coord, word)
-        validate(game.board, placed, game.tileset, counted)
+        validate(game.board, placed, game.tileset, counted, connected)
     except IllegalPlay as exc:
         raise GameError(exc.rule, str(exc)) from exc
     if len(placed) > game.rack_sizes[player]:

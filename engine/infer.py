@@ -123,10 +123,12 @@ def infer_play(
     budget: int = 4000,
     counted: bool = True,
     floor: float = 0.0,
+    connected: bool = True,
 ) -> Inferred:
-    """The most probable legal play on `squares` (the newly covered squares); `counted`:
-    whether the set's letter counts bind (see play.validate); `floor`: a probability below
-    which no reading is wanted (the search stops there)."""
+    """The most probable legal play on `squares` (the newly covered squares); `counted`,
+    `connected`: whether the set's letter counts and the rule that a play joins the board's
+    tiles bind (see play.validate); `floor`: a probability below which no reading is wanted
+    (the search stops there)."""
     if not squares:
         raise ValueError("no new squares to read a play from")
     options = [_candidates(probs[r * SIZE + c], top) for r, c in squares]
@@ -138,7 +140,7 @@ def infer_play(
             Placement(r, c, _tile(probs[r * SIZE + c], k))
             for (r, c), k in zip(squares, classes, strict=True)
         )
-        reading = _judge(board, placed, tileset, lexicon, math.exp(-cost), counted)
+        reading = _judge(board, placed, tileset, lexicon, math.exp(-cost), counted, connected)
         if reading.legal or reading.reason.split(":")[0] in _SHAPE_RULES:
             return reading
         first = first or reading
@@ -190,9 +192,10 @@ def _judge(
     lexicon: Lexicon | None,
     probability: float,
     counted: bool = True,
+    connected: bool = True,
 ) -> Inferred:
     try:
-        validate(board, placed, tileset, counted)
+        validate(board, placed, tileset, counted, connected)
     except IllegalPlay as exc:
         return Inferred(placed, None, "", probability, False, f"{exc.rule}: {exc}")
     options: tuple[tuple[str, ...], ...] = ()

@@ -82,11 +82,15 @@ def placements_for(board: Board, coord: Coord, word: str) -> tuple[Placement, ..
 
 
 def validate(
-    board: Board, placed: tuple[Placement, ...], tileset: TileSet, counted: bool = True
+    board: Board, placed: tuple[Placement, ...], tileset: TileSet, counted: bool = True,
+    connected: bool = True,
 ) -> None:
     """Raise IllegalPlay naming the first placement rule this play breaks; `counted`: whether
     the set's letter counts bind (not for a play seen clearly after a record that, misread,
-    already spent the letter: the play stands, the earlier record is what is wrong)."""
+    already spent the letter: the play stands, the earlier record is what is wrong);
+    `connected`: whether it must touch the board's tiles (or cover the centre on an empty
+    board); not for a play seen clearly that joins tiles the record lacks (an earlier play
+    the camera never saw): the play stands, the record is what lacks a play."""
     if not placed:
         raise IllegalPlay("no-tiles", "a play must place at least one tile")
     if len(placed) > RACK_SIZE:
@@ -107,13 +111,16 @@ def validate(
         raise IllegalPlay("not-in-line", "tiles must lie in one row or one column")
     across = len(rows) == 1 and (len(cols) > 1 or _has_neighbour_across(board, *squares[0]))
     _check_no_gaps(board, squares, across)
-    if board.is_empty:
+    if connected and board.is_empty:
         if CENTRE not in squares:
             raise IllegalPlay("centre", "the first play must cover the centre square")
         if len(placed) < 2:
             raise IllegalPlay("first-too-short", "the first play must have at least two tiles")
     elif not any(_touches(board, r, c) for r, c in squares):
-        raise IllegalPlay("not-connected", "the play must touch a tile already on the board")
+        if connected:
+            raise IllegalPlay("not-connected", "the play must touch a tile already on the board")
+        if len(placed) < 2:
+            raise IllegalPlay("not-connected", "a lone tile touching no other forms no word")
     over = over_counted(board, placed, tileset) if counted else {}
     if over:
         face, n = next(iter(over.items()))

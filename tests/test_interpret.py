@@ -449,6 +449,34 @@ def test_tiles_laid_in_line_just_after_a_pause_join_the_play(english, wespa):
                                                             (0, "...E")]
 
 
+def test_a_clear_play_joining_only_tiles_the_camera_never_saw_is_recorded_as_read(
+        english, wespa):
+    """YE down from WINDY's Y was laid under a score bar (the camera read H9 as empty); BET
+    joins its E only. Recorded as read with a warning, so the game goes on being recorded;
+    the same letters on squares never seen empty (the bar's own text) are no play."""
+    import numpy as np
+
+    words = Lexicon(["WINDY", "YE", "BET"])
+    windy = put(Board(), "8D", "WINDY")
+    bet = put(windy, "10G", "BET")  # H9's E unseen: BET touches no tile the record holds
+    for last_empty, recorded in ((4.0, True), (-np.inf, False)):
+        rec = recorder(english, wespa, words)
+        camera(rec, probs_of(windy), time=1.0)
+        emptied = np.full(225, 4.0)
+        emptied[[9 * 15 + c for c in (6, 7, 8)]] = last_empty
+        entries, _ = rec.interpret(probs_of(bet).tolist(), 6.0, emptied=emptied)
+        for entry in entries:
+            rec.apply(entry)
+        kinds = [e.get("kind") or e["type"] for e in entries]
+        if recorded:
+            assert kinds == ["play-unconnected", "play"] and entries[-1]["unconnected"]
+            assert [(t.player, t.word, t.score) for t in rec.game.turns] == [
+                (0, "WINDY", 32), (1, "BET", 5)]
+            assert rec.rebuild(rec.actions).turns[-1].word == "BET"  # also once rebuilt
+        else:
+            assert kinds == ["illegal-play"] and len(rec.game.turns) == 1
+
+
 def test_a_square_steadily_read_as_a_blank_beside_a_play_does_not_join_it(english, wespa):
     rec = recorder(english, wespa)
     first = put(Board(), "8D", "WINDY")

@@ -55,6 +55,12 @@ def test_gap_filled_by_existing_tile_is_fine(english):
 def test_play_must_connect(english):
     board = put(Board(), "8G", "CAT")
     assert rule_of(board, tiles((0, 0, "A"), (0, 1, "T")), english) == "not-connected"
+    # unless told otherwise (a clear reading joining tiles the record lacks), as long as its
+    # tiles form a word
+    validate(board, tuple(tiles((0, 0, "A"), (0, 1, "T"))), english, connected=False)
+    validate(Board(), tuple(tiles((0, 0, "A"), (0, 1, "T"))), english, connected=False)
+    with pytest.raises(IllegalPlay, match="lone tile"):
+        validate(board, tuple(tiles((0, 0, "A"),)), english, connected=False)
 
 
 def test_squares_must_be_free_and_on_board(english):

@@ -160,6 +160,8 @@ class Play(Entry):
     # record it though the board would hold more of a letter than the set has (an earlier play
     # is misread and not yet corrected), as the camera's clear readings are
     uncounted: bool | None = _spec(_boolean)
+    # record it though it joins no tile of the record (a play the camera did not see joins it)
+    unconnected: bool | None = _spec(_boolean)
     probability: float | None = _spec(_number(0.0, 1.0), RECORDED)
     blank_options: tuple[tuple[str, ...], ...] | None = _spec(BLANK_OPTIONS, RECORDED)
 

@@ -190,6 +190,10 @@ def read(record: Record, probs: Probs, time: float, follow_on: bool = False,
                    "earlier play is probably misread)")
             note.append(_alert("too-many-of-letter", why, "warning", len(game.turns), time))
             note[-1]["data"] = {"letters": list(over)}
+    unconnected = False
+    if reading is None and emptied is not None:
+        reading, note = _unseen_join(record, probs, change.added, time, emptied)
+        unconnected = reading is not None
     if reading is None or note is None:
         why = _infer(game, probs, change.added).reason
         more, memory = _disturbed(memory, change, len(game.turns), time,
@@ -207,7 +211,34 @@ def read(record: Record, probs: Probs, time: float, follow_on: bool = False,
         entry["blank_options"] = [list(o) for o in reading.blank_options]
     if uncounted:
         entry["uncounted"] = True
+    if unconnected:
+        entry["unconnected"] = True
     return alerts + note + [entry], replace(memory, disturbed=())
+
+
+def _unseen_join(record: Record, probs: Probs, added: tuple, time: float, emptied: Any
+                 ) -> tuple[Inferred | None, list[Entry] | None]:
+    """A clear play of lexicon words that would be legal but for touching no tile of the
+    record: tiles the camera never saw (a play under a broadcast overlay, or behind a rack or
+    a hand at the board's edge) join it. It is recorded as read, with a warning, when each of
+    its squares read surely empty after the record's last play was read (so it is no steady
+    misreading, like a score bar's letters): dropped, it would leave every later play that
+    joins it unrecorded as well, and give the next one to the wrong player. (None, None)
+    when no such play fits."""
+    reading, note = _best_reading(record, probs, added, time, emptied, connected=False)
+    if reading is None or note is None or any(a["kind"] == "phony" for a in note):
+        return None, None
+    since = record.play_rows[2]
+    for p in reading.placed:
+        last_empty = emptied[p.row * SIZE + p.col]
+        if _empty(probs, p.row, p.col) > 1.0 - SURE_TILE or last_empty == -math.inf \
+                or since is not None and last_empty < since:
+            return None, None
+    why = (f"{reading.coord} {reading.word}: joins no tile of the record; recorded as read "
+           "(a play the camera did not see, under an overlay, a rack or a hand, probably "
+           "joins it: enter it, and the scores are recomputed)")
+    note.append(_alert("play-unconnected", why, "warning", len(record.game.turns), time))
+    return reading, note
 
 
 def _phantom(record: Record, change: Change, probs: Probs, time: float) -> list[Entry]:
@@ -337,7 +368,7 @@ def _amended(record: Record, change: Change, raw: Probs, time: float) -> list[En
 
 def _best_reading(
     record: Record, probs: Probs, added: tuple, time: float, emptied: Any = None,
-    whole: bool = False, counted: bool = True,
+    whole: bool = False, counted: bool = True, connected: bool = True,
 ) -> tuple[Inferred | None, list[Entry] | None]:
     """The most plausible play and the alerts it comes with; (None, []) when no legal play
     fits squares that are surely tiles; (None, None) when more likely nothing was played.
@@ -352,7 +383,8 @@ def _best_reading(
     PHONY_ODDS when its words are not in the lexicon (a phony is rare; the lexicon may
     mend a doubtful letter but never turns a clearly read phony into another word).
     whole: every square is known to be a tile, so only the play of them all is weighed;
-    counted: whether the set's letter counts bind.
+    counted, connected: whether the set's letter counts and the rule that a play joins the
+    board's tiles bind.
     """
     game, own = record.game, record.lexicon
     turn = len(game.turns)
@@ -383,7 +415,7 @@ def _best_reading(
             most = weight * (1.0 if lexicon is not None or own is None else PHONY_ODDS)
             if gaps and best is not None and most <= best[0]:
                 continue  # it cannot win, and a play with a gap filled is never clear
-            reading = _infer(game, seen, part, lexicon, counted, floor)
+            reading = _infer(game, seen, part, lexicon, counted, floor, connected)
             if not reading.legal:
                 continue
             if lexicon is None and own is not None:
@@ -463,14 +495,14 @@ def _name_phony_blanks(lexicon: Lexicon, board: Board, reading: Inferred) -> Inf
 
 
 def _infer(game: g.Game, probs: Probs, squares_now: tuple, lexicon: Lexicon | None = None,
-           counted: bool = True, floor: float = 0.0) -> Inferred:
+           counted: bool = True, floor: float = 0.0, connected: bool = True) -> Inferred:
     """infer_play, where a play of more tiles than the player holds is never legal."""
     held = game.rack_sizes[game.to_move]
     if len(squares_now) > held:
         reading = infer_play(game.board, probs, squares_now, game.tileset)
         return replace(reading, legal=False, reason=f"{len(squares_now)} tiles from {held}")
     return infer_play(game.board, probs, squares_now, game.tileset, lexicon,
-                      counted=counted, floor=floor)
+                      counted=counted, floor=floor, connected=connected)
 
 
 def _disturbed(memory: Memory, change: Change, turn: int, time: float, what: str,

@@ -134,8 +134,9 @@ class Recorder:
 
     def _on_play(self, e: dict[str, Any]) -> list[Note]:
         action = {"type": "play", "coord": e["coord"], "word": e["word"]}
-        if e.get("uncounted"):
-            action["uncounted"] = True
+        for flag in ("uncounted", "unconnected"):
+            if e.get(flag):
+                action[flag] = True
         notes = self._act(action)
         if e.get("source") == "operator":
             self.doubted = self._phony_alert(e.get("time"))
