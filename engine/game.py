@@ -130,8 +130,9 @@ def play(
     connected: bool = True,
 ) -> Game:
     """Place a word in GCG notation ('.' or the letter itself over existing tiles);
-    `counted`, `connected`: whether the set's letter counts and the rule that a play joins
-    the board's tiles bind (see play.validate)."""
+    `counted`, `connected`: whether the set's counts (its letters, and so the tiles a rack
+    holds) and the rule that a play joins the board's tiles bind (see play.validate); a rack
+    played past its size is left empty."""
     _require(game, PLAYING, "play")
     player = game.to_move
     try:
@@ -139,7 +140,7 @@ def play(
         validate(game.board, placed, game.tileset, counted, connected)
     except IllegalPlay as exc:
         raise GameError(exc.rule, str(exc)) from exc
-    if len(placed) > game.rack_sizes[player]:
+    if counted and len(placed) > game.rack_sizes[player]:
         raise GameError(
             "rack-size", f"{len(placed)} tiles played from a rack of {game.rack_sizes[player]}"
         )
@@ -153,7 +154,7 @@ def play(
     result = score(game.board, placed, game.tileset)
     drawn = min(len(placed), game.bag)
     sizes = list(game.rack_sizes)
-    sizes[player] += drawn - len(placed)
+    sizes[player] = max(0, sizes[player] + drawn - len(placed))
     after = _with_turn(
         game,
         player,

@@ -3,7 +3,7 @@ amendment or alert each committed reading gives."""
 
 import pytest
 
-from tests.conftest import camera, probs_of, put, recorder
+from tests.conftest import LEX, camera, probs_of, put, recorder
 from tilecast.engine import game as g
 from tilecast.engine.board import Board
 from tilecast.engine.lexicon import Lexicon
@@ -64,14 +64,29 @@ def test_stray_readings_away_from_the_play_do_not_hide_it(english, wespa):
     assert rec.game.turns[-1].word == "WINDY" and rec.game.scores == (32, 0)
 
 
-def test_a_play_of_more_tiles_than_the_rack_holds_is_not_recorded(english, wespa):
+def test_a_clear_play_of_more_tiles_than_the_record_leaves_the_rack_is_recorded_as_read(
+        english, wespa):
+    """The end game: the record leaves the player three tiles (an earlier play recorded with
+    a phantom tile, say), the camera clearly reads WINDY. Recorded as read, flagged and with a
+    warning, as a letter past the set's count is; dropped, the game could not end. A phony or
+    a doubtful tile is no such evidence: not recorded."""
     from dataclasses import replace
 
-    rec = recorder(english, wespa)
-    rec.game = replace(rec.game, rack_sizes=(3, 7))  # the end game: three tiles left
-    entries, _ = rec.interpret(probs_of(put(Board(), "8D", "WINDY")).tolist(), 1.0)
-    assert [(e["type"], e.get("kind")) for e in entries] == [("alert", "illegal-play")]
-    assert "5 tiles from 3" in entries[0]["message"]
+    from tilecast.engine.board import parse_coord
+
+    for lexicon, doubt, recorded in ((LEX, {}, True), (Lexicon(["WIND"]), {}, False),
+                                     (LEX, {(7, 4): {"I": 0.8, ".": 0.2}}, False)):
+        rec = recorder(english, wespa, lexicon)
+        rec.game = replace(rec.game, rack_sizes=(3, 7), bag=0)
+        entries, _ = rec.interpret(probs_of(put(Board(), "8D", "WINDY"), doubt).tolist(), 1.0)
+        kinds = [(e["type"], e.get("kind")) for e in entries]
+        if recorded:
+            assert kinds == [("alert", "too-many-tiles"), ("play", None)]
+            assert "5 new tiles" in entries[0]["message"] and entries[-1]["uncounted"]
+            after = g.play(rec.game, parse_coord("8D"), "WINDY", counted=False)
+            assert after.rack_sizes == (0, 7) and after.phase == g.OUT  # the play went out
+        else:
+            assert ("play", None) not in kinds
 
 
 def test_a_doubtful_tile_read_in_line_with_a_word_is_stray_not_a_phony(english, wespa):

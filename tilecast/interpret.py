@@ -176,20 +176,33 @@ def read(record: Record, probs: Probs, time: float, follow_on: bool = False,
         return alerts, memory
     uncounted = False
     if reading is None:
-        # Maybe only the set's letter counts stand against what the camera reads: an
-        # earlier misreading spent the letter. Then the play is recorded as read and the
-        # TD told; dropping it would give every later play to the wrong player.
+        # Maybe only the set's counts stand against what the camera reads: an earlier
+        # misreading spent the letter, or left the player fewer tiles than they hold (a
+        # phantom tile recorded). Then the play is recorded as read and the TD told;
+        # dropping it would give every later play to the wrong player.
         reading, note = _best_reading(record, probs, change.added, time, emptied,
                                       counted=False)
+        held = game.rack_sizes[game.to_move]
+        if reading is not None and note is not None and len(reading.placed) > held and (
+                any(a["kind"] == "phony" for a in note)
+                or any(_empty(probs, p.row, p.col) > 1.0 - SURE_TILE for p in reading.placed)):
+            reading, note = None, None  # only a clear play of lexicon words overdraws a rack
         uncounted = reading is not None and note is not None
         if uncounted:
             over = over_counted(game.board, reading.placed, game.tileset)
-            what = ", ".join("a blank" if f == BLANK else f for f in over)
-            why = (f"{reading.coord} {reading.word}: the camera clearly reads "
-                   f"{what}, but the set has no more; recorded as read (an "
-                   "earlier play is probably misread)")
-            note.append(_alert("too-many-of-letter", why, "warning", len(game.turns), time))
-            note[-1]["data"] = {"letters": list(over)}
+            if over:
+                what = ", ".join("a blank" if f == BLANK else f for f in over)
+                why = (f"{reading.coord} {reading.word}: the camera clearly reads "
+                       f"{what}, but the set has no more; recorded as read (an "
+                       "earlier play is probably misread)")
+                note.append(_alert("too-many-of-letter", why, "warning", len(game.turns),
+                                   time))
+                note[-1]["data"] = {"letters": list(over)}
+            if len(reading.placed) > held:
+                why = (f"{reading.coord} {reading.word}: the camera clearly reads "
+                       f"{len(reading.placed)} new tiles, but the record leaves the player "
+                       f"{held}; recorded as read (an earlier play is probably misread)")
+                note.append(_alert("too-many-tiles", why, "warning", len(game.turns), time))
     unconnected = False
     if reading is None and emptied is not None:
         reading, note = _unseen_join(record, probs, change.added, time, emptied)
@@ -344,8 +357,9 @@ def _amended(record: Record, change: Change, raw: Probs, time: float) -> list[En
     reading, note = _best_reading(before, blank_prior(raw, before.game.board), squares_now,
                                   time, whole=grown, counted=not uncounted)
     was = notation(before.game.board, last.placed)
-    if uncounted and reading is not None:  # still more than the set holds?
-        uncounted = bool(over_counted(before.game.board, reading.placed, game.tileset))
+    if uncounted and reading is not None:  # still more than the set, or the rack, holds?
+        uncounted = bool(over_counted(before.game.board, reading.placed, game.tileset)) \
+            or len(reading.placed) > before.game.rack_sizes[before.game.to_move]
     if reading is None or note is None or any(a["kind"] == "phony" for a in note) and (
             not grown or not phony_ok and _infer(game, blank_prior(raw, game.board),
                                                  tuple(sorted(early)), record.lexicon).legal):
@@ -496,9 +510,10 @@ def _name_phony_blanks(lexicon: Lexicon, board: Board, reading: Inferred) -> Inf
 
 def _infer(game: g.Game, probs: Probs, squares_now: tuple, lexicon: Lexicon | None = None,
            counted: bool = True, floor: float = 0.0, connected: bool = True) -> Inferred:
-    """infer_play, where a play of more tiles than the player holds is never legal."""
+    """infer_play, where a play of more tiles than the player holds is never legal while
+    the set's counts bind."""
     held = game.rack_sizes[game.to_move]
-    if len(squares_now) > held:
+    if counted and len(squares_now) > held:
         reading = infer_play(game.board, probs, squares_now, game.tileset)
         return replace(reading, legal=False, reason=f"{len(squares_now)} tiles from {held}")
     return infer_play(game.board, probs, squares_now, game.tileset, lexicon,
