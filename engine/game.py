@@ -132,7 +132,10 @@ def play(
     """Place a word in GCG notation ('.' or the letter itself over existing tiles);
     `counted`, `connected`: whether the set's counts (its letters, and so the tiles a rack
     holds) and the rule that a play joins the board's tiles bind (see play.validate); a rack
-    played past its size is left empty."""
+    played past its size is left empty, and a play after an out-play (the count that emptied
+    that rack was wrong) goes on with the game."""
+    if not counted and game.phase == OUT:
+        game = replace(game, phase=PLAYING)
     _require(game, PLAYING, "play")
     player = game.to_move
     try:
@@ -262,7 +265,11 @@ def known_racks(game: Game) -> tuple[str, str] | None:
 
 
 def out_player(game: Game) -> int | None:
-    """The player whose rack is empty, once someone has played out."""
+    """The player whose rack is empty, once someone has played out: the last play's player
+    where both racks count empty (a play recorded after an out-play, as the camera read it)."""
+    last = game.last_play
+    if last is not None and game.rack_sizes[last.player] == 0:
+        return last.player
     return game.rack_sizes.index(0) if 0 in game.rack_sizes else None
 
 

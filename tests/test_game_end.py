@@ -108,6 +108,25 @@ def test_a_crash_before_the_end_was_journaled_ends_the_game_on_resume(tmp_path, 
     assert [e["type"] for e in journal(tmp_path)].count("end") == 1
 
 
+def test_a_clear_play_after_the_records_out_play_goes_on_with_the_game(tmp_path, wespa):
+    """The record's count had the first player out (an earlier misread would do that), but
+    the camera then clearly reads the second player's CT: the end is undone, the play recorded
+    as read with a warning, and the game ends again when that play empties the last rack."""
+    s = session(tmp_path, wespa)
+    play_out(s)
+    board = put(put(put(put(Board(), "8D", "WINDY"), "7C", "GALE"), "G9", "A"), "9G", ".CT")
+    s.camera(Observation(probs_of(board), frame=4, time=4.0))
+    plays = [(t.player, t.word) for t in s.game.turns if t.kind == "play"]
+    assert plays == [(0, "WINDY"), (1, "GALE"), (0, ".A"), (1, ".CT")]
+    assert s.game.phase == g.OVER and s.game.turns[-1].kind == "out"
+    assert s.game.turns[-1].player == 1
+    kinds = [e.get("kind") or e["type"] for e in journal(tmp_path)]
+    assert kinds.count("play-after-out") == 1 and kinds.count("end") == 2
+    final = s.game
+    s.close()
+    assert session(tmp_path, wespa).game == final  # the journal resumes to the same record
+
+
 def test_a_challenge_after_the_end_still_pays_the_out_play(tmp_path, wespa):
     s = session(tmp_path, wespa)
     play_out(s)

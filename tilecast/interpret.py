@@ -162,7 +162,7 @@ def read(record: Record, probs: Probs, time: float, follow_on: bool = False,
             alerts.append(alert)
     else:
         memory = replace(memory, removed=())
-    if not change.added or game.phase != g.PLAYING:
+    if not change.added or game.phase not in (g.PLAYING, g.OUT):
         return alerts, memory
     if follow_on and any(_empty(probs, r, c) > 1.0 - SURE_TILE for r, c in change.added):
         return [], memory
@@ -174,6 +174,20 @@ def read(record: Record, probs: Probs, time: float, follow_on: bool = False,
         return [], memory
     if note is None:  # doubtful readings, no play: the next reading will tell
         return alerts, memory
+    if game.phase == g.OUT:
+        # The record has the last player out, yet the camera clearly reads a play of lexicon
+        # words after it: the count that emptied that rack was wrong (an earlier play is
+        # probably misread). The game goes on, the play recorded as read and the TD told;
+        # ignored, it would lose every play to the end, and the result.
+        if reading is None or any(a["kind"] == "phony" for a in note) or any(
+                _empty(probs, p.row, p.col) > 1.0 - SURE_TILE for p in reading.placed):
+            return alerts, memory
+        why = (f"{reading.coord} {reading.word}: the camera clearly reads a play after the "
+               "record's out-play; the game goes on (an earlier play is probably misread, "
+               "so the count that emptied that rack was wrong)")
+        note.append(_alert("play-after-out", why, "warning", len(game.turns), time))
+        return alerts + note + [{**_play_entry(reading, time), "uncounted": True}], \
+            replace(memory, disturbed=())
     uncounted = False
     if reading is None:
         # Maybe only the set's counts stand against what the camera reads: an earlier
@@ -212,6 +226,16 @@ def read(record: Record, probs: Probs, time: float, follow_on: bool = False,
         more, memory = _disturbed(memory, change, len(game.turns), time,
                                   f"not a legal play ({why})", kind="illegal-play")
         return alerts + more, memory
+    entry = _play_entry(reading, time)
+    if uncounted:
+        entry["uncounted"] = True
+    if unconnected:
+        entry["unconnected"] = True
+    return alerts + note + [entry], replace(memory, disturbed=())
+
+
+def _play_entry(reading: Inferred, time: float) -> Entry:
+    """The journal entry of a play the camera read."""
     entry = {
         "type": "play",
         "source": "camera",
@@ -222,11 +246,7 @@ def read(record: Record, probs: Probs, time: float, follow_on: bool = False,
     }
     if any(p.tile.blank for p in reading.placed):
         entry["blank_options"] = [list(o) for o in reading.blank_options]
-    if uncounted:
-        entry["uncounted"] = True
-    if unconnected:
-        entry["unconnected"] = True
-    return alerts + note + [entry], replace(memory, disturbed=())
+    return entry
 
 
 def _unseen_join(record: Record, probs: Probs, added: tuple, time: float, emptied: Any

@@ -26,8 +26,9 @@ from tilecast.events import Alert
 
 Note = tuple[str, dict[str, Any]]  # (hook name without the tilecast_ prefix, arguments)
 # Entries that may follow an out-play before its end is final: a challenge, a withdrawal, a
-# failed double challenge's pass, a correction or a named blank, or the operator's own `end`.
-REOPENING = frozenset({"pass", "withdraw", "challenge", "end", "correct", "blank"})
+# failed double challenge's pass, a correction or a named blank, the operator's own `end`, or
+# a play the camera clearly reads after it (flagged uncounted: the out-play's count was wrong).
+REOPENING = frozenset({"pass", "withdraw", "challenge", "end", "correct", "blank", "play"})
 
 
 @dataclass
