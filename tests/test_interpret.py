@@ -492,6 +492,26 @@ def test_a_clear_play_joining_only_tiles_the_camera_never_saw_is_recorded_as_rea
             assert kinds == ["illegal-play"] and len(rec.game.turns) == 1
 
 
+def test_squares_read_as_tiles_all_along_never_make_a_play_of_their_own(english, wespa):
+    """A score bar over E9 and F9 reads as two letters in every frame, never as empty squares.
+    Once WINDY lies above them they touch the board, yet they are no play: the same reading
+    again records nothing. Tiles laid there, on squares seen empty before, are a play."""
+    import numpy as np
+
+    seen = put(put(Board(), "8D", "WINDY"), "9E", "AT")
+    for last_empty, plays in ((-np.inf, ["WINDY"]), (0.5, ["WINDY", "AT"])):
+        rec = recorder(english, wespa, None)
+        emptied = np.full(225, 0.5)
+        emptied[[8 * 15 + 4, 8 * 15 + 5]] = last_empty
+        for time in (1.0, 5.0):
+            entries, memory = rec.interpret(probs_of(seen).tolist(), time, emptied=emptied)
+            for entry in entries:
+                rec.apply(entry)
+            rec.apply({"type": "board", "rows": list(seen.rows()), "time": time,
+                       "alerted": memory.as_json()})
+        assert [t.word for t in rec.game.turns] == plays
+
+
 def test_a_square_steadily_read_as_a_blank_beside_a_play_does_not_join_it(english, wespa):
     rec = recorder(english, wespa)
     first = put(Board(), "8D", "WINDY")

@@ -174,6 +174,8 @@ def read(record: Record, probs: Probs, time: float, follow_on: bool = False,
         return [], memory
     if note is None:  # doubtful readings, no play: the next reading will tell
         return alerts, memory
+    if reading is not None and _steady(record, reading.placed, emptied):
+        return alerts, memory  # no tile laid: a steady misreading beside the tiles
     if game.phase == g.OUT:
         # The record has the last player out, yet the camera clearly reads a play of lexicon
         # words after it: the count that emptied that rack was wrong (an earlier play is
@@ -232,6 +234,17 @@ def read(record: Record, probs: Probs, time: float, follow_on: bool = False,
     if unconnected:
         entry["unconnected"] = True
     return alerts + note + [entry], replace(memory, disturbed=())
+
+
+def _steady(record: Record, placed: tuple, emptied: Any) -> bool:
+    """Whether every square of a play is a steady misreading, not a tile laid since the last
+    play: never read surely empty in a still frame (a broadcast score bar's letters, print
+    the network takes for a tile) and read as a tile already at the reading that recorded
+    the last play. Beside a later play such squares would make a play of their own."""
+    _, then, _ = record.play_rows
+    return emptied is not None and bool(then) and all(
+        emptied[p.row * SIZE + p.col] == -math.inf and then[p.row][p.col] != "."
+        for p in placed)
 
 
 def _play_entry(reading: Inferred, time: float) -> Entry:
