@@ -181,8 +181,7 @@ def read(record: Record, probs: Probs, time: float, follow_on: bool = False,
         # words after it: the count that emptied that rack was wrong (an earlier play is
         # probably misread). The game goes on, the play recorded as read and the TD told;
         # ignored, it would lose every play to the end, and the result.
-        if reading is None or any(a["kind"] == "phony" for a in note) or any(
-                _empty(probs, p.row, p.col) > 1.0 - SURE_TILE for p in reading.placed):
+        if not _clear(reading, note, probs):
             return alerts, memory
         why = (f"{reading.coord} {reading.word}: the camera clearly reads a play after the "
                "record's out-play; the game goes on (an earlier play is probably misread, "
@@ -199,9 +198,8 @@ def read(record: Record, probs: Probs, time: float, follow_on: bool = False,
         reading, note = _best_reading(record, probs, change.added, time, emptied,
                                       counted=False)
         held = game.rack_sizes[game.to_move]
-        if reading is not None and note is not None and len(reading.placed) > held and (
-                any(a["kind"] == "phony" for a in note)
-                or any(_empty(probs, p.row, p.col) > 1.0 - SURE_TILE for p in reading.placed)):
+        if reading is not None and len(reading.placed) > held \
+                and not _clear(reading, note, probs):
             reading, note = None, None  # only a clear play of lexicon words overdraws a rack
         uncounted = reading is not None and note is not None
         if uncounted:
@@ -247,6 +245,14 @@ def _steady(record: Record, placed: tuple, emptied: Any) -> bool:
         for p in placed)
 
 
+def _clear(reading: Inferred | None, note: list[Entry] | None, probs: Probs) -> bool:
+    """Whether a best reading is a clear play of lexicon words: every square surely a tile,
+    and no phony alerted. Only such a play is recorded against the record's own counts."""
+    return reading is not None and note is not None \
+        and not any(a["kind"] == "phony" for a in note) \
+        and all(_empty(probs, p.row, p.col) <= 1.0 - SURE_TILE for p in reading.placed)
+
+
 def _play_entry(reading: Inferred, time: float) -> Entry:
     """The journal entry of a play the camera read."""
     entry = {
@@ -272,13 +278,12 @@ def _unseen_join(record: Record, probs: Probs, added: tuple, time: float, emptie
     joins it unrecorded as well, and give the next one to the wrong player. (None, None)
     when no such play fits."""
     reading, note = _best_reading(record, probs, added, time, emptied, connected=False)
-    if reading is None or note is None or any(a["kind"] == "phony" for a in note):
+    if not _clear(reading, note, probs):
         return None, None
     since = record.play_rows[2]
     for p in reading.placed:
         last_empty = emptied[p.row * SIZE + p.col]
-        if _empty(probs, p.row, p.col) > 1.0 - SURE_TILE or last_empty == -math.inf \
-                or since is not None and last_empty < since:
+        if last_empty == -math.inf or since is not None and last_empty < since:
             return None, None
     why = (f"{reading.coord} {reading.word}: joins no tile of the record; recorded as read "
            "(a play the camera did not see, under an overlay, a rack or a hand, probably "
