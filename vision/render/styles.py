@@ -47,7 +47,8 @@ class TileStyle:
     gloss: float  # specular sheen strength
     thickness: float  # tile height in squares
     blank_mark: str  # 'plain', 'logo', 'wordmark' (a short name in small type), 'spaced' (its
-    # letters spread over the face), 'inset', 'faint'
+    # letters spread over the face), 'inset', 'faint', 'shield' (a crest with a name in a band),
+    # 'badge' (a small solid emblem off the centre)
     blank_mark_ink: BGR
     hand: float  # how unevenly the letters are drawn (0: printed; up to 1: lettered by hand)
     values: bool  # point values printed (home-made sets often have none)
@@ -146,8 +147,8 @@ def draw_tile_style(rng: np.random.Generator, family: str | None = None) -> Tile
     side = _scale(face, rng.uniform(0.55, 0.8)) if not dark_face else _scale(face, 0.6)
     if family == "ivory_wood":
         side = _jitter(rng, (120, 170, 200), 10)
-    mark = str(rng.choice(["plain", "logo", "wordmark", "spaced", "inset", "faint"],
-                          p=[0.4, 0.13, 0.12, 0.12, 0.1, 0.13]))
+    mark = str(rng.choice(["plain", "logo", "wordmark", "spaced", "inset", "faint", "shield",
+                           "badge"], p=[0.34, 0.1, 0.1, 0.12, 0.1, 0.1, 0.07, 0.07]))
     if family in ("deluxe_brown", "dark_brown") and rng.random() < 0.5:
         mark = "inset"
     mark_ink = ink if rng.random() < 0.6 else _jitter(rng, (40, 40, 200) if dark_face else

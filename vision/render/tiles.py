@@ -102,6 +102,52 @@ def _draw_blank_mark(img: np.ndarray, style: TileStyle, half: float, rng: np.ran
             m, _ = text_mask(font, ch, cap)
             _paint(img, m, ink, int(x0 + a * step - m.shape[1] / 2),
                    int(y0 + b * step - m.shape[0] / 2), strength)
+    elif style.blank_mark == "shield":
+        # A crest: a shield outline with a band across it and a short name knocked out of the
+        # band, most of the face wide (a club's or a maker's emblem).
+        big = 4 * px
+        mask = np.zeros((big, big), np.uint8)
+        w, h = half * rng.uniform(0.9, 1.3) * 4, half * rng.uniform(1.0, 1.4) * 4
+        cx, cy = big / 2 + rng.normal(0, 0.05 * half * 4, 2)
+        top, shoulder = cy - h / 2, cy + h * rng.uniform(0.0, 0.2)
+        outline = np.array([(cx - w / 2, top), (cx + w / 2, top), (cx + w / 2, shoulder),
+                            (cx + w * 0.25, cy + h * 0.38), (cx, cy + h / 2),
+                            (cx - w * 0.25, cy + h * 0.38), (cx - w / 2, shoulder)], np.int32)
+        cv2.polylines(mask, [outline], True, 255, max(3, int(w / 14)), cv2.LINE_AA)
+        band = (int(cx - w / 2), int(cy - h * 0.16), int(cx + w / 2), int(cy + h * 0.06))
+        cv2.rectangle(mask, band[:2], band[2:], 255, -1)
+        word = "".join(rng.choice(list("ABCDEFGHKLMNPRSTW"), rng.integers(3, 6)))
+        text, _ = text_mask("dejavu_sans_bold", word, (band[3] - band[1]) * 0.6)
+        tw = min(text.shape[1], int(w * 0.8))
+        text = cv2.resize(text, (tw, text.shape[0]))
+        ty, tx = (band[1] + band[3]) // 2 - text.shape[0] // 2, int(cx) - tw // 2
+        region = mask[ty:ty + text.shape[0], tx:tx + tw]
+        region[:] = np.minimum(region, 255 - text[:region.shape[0], :region.shape[1]])
+        mask = cv2.resize(mask, (px, px), interpolation=cv2.INTER_AREA)
+        _paint(img, mask, ink, 0, 0, float(rng.uniform(0.6, 1.0)))
+    elif style.blank_mark == "badge":
+        # A small solid emblem off the centre, often turned: a square, diamond, disc or shield
+        # in one corner of the face, with a pale mark in it.
+        big = 4 * px
+        mask = np.zeros((big, big), np.uint8)
+        r = half * rng.uniform(0.18, 0.32) * 4
+        off = half * rng.uniform(0.25, 0.5) * 4
+        a = rng.uniform(0, 2 * np.pi)
+        cx, cy = big / 2 + off * np.cos(a), big / 2 + off * np.sin(a)
+        shape = rng.integers(3)
+        if shape == 2:
+            cv2.circle(mask, (int(cx), int(cy)), int(r), 255, -1, cv2.LINE_AA)
+        else:
+            turn = rng.uniform(-0.6, 0.6) + (np.pi / 4 if shape == 1 else 0)
+            corners = [(cx + r * 1.2 * np.cos(turn + k * np.pi / 2 + np.pi / 4),
+                        cy + r * 1.2 * np.sin(turn + k * np.pi / 2 + np.pi / 4)) for k in range(4)]
+            cv2.fillConvexPoly(mask, np.array(corners, np.int32), 255, cv2.LINE_AA)
+        inner = np.zeros_like(mask)
+        cv2.line(inner, (int(cx - r * 0.5), int(cy + r * 0.3)), (int(cx + r * 0.5),
+                 int(cy - r * 0.3)), 255, max(2, int(r / 4)), cv2.LINE_AA)
+        mask = np.minimum(mask, 255 - inner // 2 * (rng.random() < 0.7))
+        mask = cv2.resize(mask, (px, px), interpolation=cv2.INTER_AREA)
+        _paint(img, mask, ink, 0, 0, float(rng.uniform(0.6, 1.0)))
     elif style.blank_mark == "faint":
         text, _ = text_mask("dejavu_sans", "BLANK" if rng.random() < 0.5 else "ABC", half * 0.25)
         _paint(img, text, ink, int(c - text.shape[1] / 2), int(c - text.shape[0] / 2),
