@@ -147,8 +147,10 @@ def draw_tile_style(rng: np.random.Generator, family: str | None = None) -> Tile
     side = _scale(face, rng.uniform(0.55, 0.8)) if not dark_face else _scale(face, 0.6)
     if family == "ivory_wood":
         side = _jitter(rng, (120, 170, 200), 10)
-    mark = str(rng.choice(["plain", "logo", "wordmark", "spaced", "inset", "faint", "shield",
-                           "badge"], p=[0.34, 0.1, 0.1, 0.12, 0.1, 0.1, 0.07, 0.07]))
+    # The crest and the badge take their share from the top of the plain blanks' range, so a
+    # seed's look drawn before they existed keeps its blank unless it was a plain one.
+    mark = str(rng.choice(["plain", "shield", "badge", "logo", "wordmark", "spaced", "inset",
+                           "faint"], p=[0.26, 0.07, 0.07, 0.13, 0.12, 0.12, 0.1, 0.13]))
     if family in ("deluxe_brown", "dark_brown") and rng.random() < 0.5:
         mark = "inset"
     mark_ink = ink if rng.random() < 0.6 else _jitter(rng, (40, 40, 200) if dark_face else
