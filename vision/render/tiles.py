@@ -126,8 +126,8 @@ def _draw_blank_mark(img: np.ndarray, style: TileStyle, half: float, rng: np.ran
         mask = cv2.resize(mask, (px, px), interpolation=cv2.INTER_AREA)
         _paint(img, mask, ink, 0, 0, float(rng.uniform(0.6, 1.0)))
     elif style.blank_mark == "badge":
-        # A small solid emblem off the centre, often turned: a square, diamond, disc or shield
-        # in one corner of the face, with a pale mark in it.
+        # A small solid emblem off the centre, often turned: a square, diamond or disc towards
+        # one edge of the face, most with a pale stroke across it.
         big = 4 * px
         mask = np.zeros((big, big), np.uint8)
         r = half * rng.uniform(0.18, 0.32) * 4
@@ -142,10 +142,11 @@ def _draw_blank_mark(img: np.ndarray, style: TileStyle, half: float, rng: np.ran
             corners = [(cx + r * 1.2 * np.cos(turn + k * np.pi / 2 + np.pi / 4),
                         cy + r * 1.2 * np.sin(turn + k * np.pi / 2 + np.pi / 4)) for k in range(4)]
             cv2.fillConvexPoly(mask, np.array(corners, np.int32), 255, cv2.LINE_AA)
-        inner = np.zeros_like(mask)
-        cv2.line(inner, (int(cx - r * 0.5), int(cy + r * 0.3)), (int(cx + r * 0.5),
-                 int(cy - r * 0.3)), 255, max(2, int(r / 4)), cv2.LINE_AA)
-        mask = np.minimum(mask, 255 - inner // 2 * (rng.random() < 0.7))
+        if rng.random() < 0.7:  # a pale stroke across it
+            stroke = np.zeros_like(mask)
+            cv2.line(stroke, (int(cx - r * 0.5), int(cy + r * 0.3)), (int(cx + r * 0.5),
+                     int(cy - r * 0.3)), 255, max(2, int(r / 4)), cv2.LINE_AA)
+            mask = np.minimum(mask, 255 - stroke // 2)
         mask = cv2.resize(mask, (px, px), interpolation=cv2.INTER_AREA)
         _paint(img, mask, ink, 0, 0, float(rng.uniform(0.6, 1.0)))
     elif style.blank_mark == "faint":
