@@ -223,6 +223,18 @@ def test_a_withdrawal_is_seen_through_a_blank_and_a_tile_already_missing(english
     assert [n[0] for n in notes] == ["move_withdrawn"]
 
 
+def test_a_withdrawal_is_seen_where_a_square_of_the_play_now_reads_another_letter(
+    english, wespa
+):
+    rec = recorder(english, wespa)
+    first = put(Board(), "8D", "WINDY")
+    camera(rec, probs_of(first))
+    camera(rec, probs_of(put(first, "7C", "GALE")))
+    # GALE taken back, and its G's square now reads as an F (its premium print), never a G
+    notes = camera(rec, probs_of(first, {(6, 2): {"F": 0.9, ".": 0.1}}))
+    assert [n[0] for n in notes] == ["move_withdrawn"] and rec.game.scores == (32, 0)
+
+
 def test_a_stray_far_along_the_row_does_not_stop_a_gap_being_filled(english, wespa):
     rec = recorder(english, wespa)
     camera(rec, probs_of(put(Board(), "8D", "WINDY")))
@@ -505,6 +517,30 @@ def test_squares_read_as_tiles_all_along_never_make_a_play_of_their_own(english,
         emptied[[8 * 15 + 4, 8 * 15 + 5]] = last_empty
         for time in (1.0, 5.0):
             entries, memory = rec.interpret(probs_of(seen).tolist(), time, emptied=emptied)
+            for entry in entries:
+                rec.apply(entry)
+            rec.apply({"type": "board", "rows": list(seen.rows()), "time": time,
+                       "alerted": memory.as_json()})
+        assert [t.word for t in rec.game.turns] == plays
+
+
+def test_a_steady_misreading_joined_to_the_board_through_a_doubtful_gap_is_no_play(
+        english, wespa):
+    """J8 reads as an F in every frame (a corner's print); once I8 between it and WINDY reads
+    doubtfully as a blank, the gap filled would make it a play: still none, unless J8 was
+    seen empty before (a tile laid there)."""
+    import numpy as np
+
+    windy = put(Board(), "8D", "WINDY")
+    seen = put(windy, "8J", "F")
+    for last_empty, plays in ((-np.inf, ["WINDY"]), (0.5, ["WINDY", ".....aF"])):
+        rec = recorder(english, wespa, None)
+        emptied = np.full(225, 0.5)
+        emptied[7 * 15 + 9] = last_empty
+        gap = {(7, 8): {"?": 0.3, ".": 0.7}}
+        for time, over in ((1.0, {}), (5.0, gap)):
+            entries, memory = rec.interpret(probs_of(seen, over).tolist(), time,
+                                            emptied=emptied)
             for entry in entries:
                 rec.apply(entry)
             rec.apply({"type": "board", "rows": list(seen.rows()), "time": time,

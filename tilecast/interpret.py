@@ -138,7 +138,7 @@ def read(record: Record, probs: Probs, time: float, follow_on: bool = False,
         # and whatever was already missing before.
         taken = {(p.row, p.col) for p in last.placed} if last else set()
         if taken & set(change.removed) \
-                and taken <= set(change.removed) | _read_empty(last.placed, probs) \
+                and taken <= set(change.removed) | _gone(last.placed, probs) \
                 and set(change.removed) - taken <= set(memory.removed):
             if _never_played(record, last):
                 return _deleted(record, len(record.actions) - 1, last, len(game.turns),
@@ -174,7 +174,7 @@ def read(record: Record, probs: Probs, time: float, follow_on: bool = False,
         return [], memory
     if note is None:  # doubtful readings, no play: the next reading will tell
         return alerts, memory
-    if reading is not None and _steady(record, reading.placed, emptied):
+    if reading is not None and _steady(record, reading.placed, change.added, emptied):
         return alerts, memory  # no tile laid: a steady misreading beside the tiles
     if game.phase == g.OUT:
         # The record has the last player out, yet the camera clearly reads a play of lexicon
@@ -234,15 +234,18 @@ def read(record: Record, probs: Probs, time: float, follow_on: bool = False,
     return alerts + note + [entry], replace(memory, disturbed=())
 
 
-def _steady(record: Record, placed: tuple, emptied: Any) -> bool:
-    """Whether every square of a play is a steady misreading, not a tile laid since the last
-    play: never read surely empty in a still frame (a broadcast score bar's letters, print
-    the network takes for a tile) and read as a tile already at the reading that recorded
-    the last play. Beside a later play such squares would make a play of their own."""
+def _steady(record: Record, placed: tuple, added: Squares, emptied: Any) -> bool:
+    """Whether every square of a play that reads as new is a steady misreading, not a tile
+    laid since the last play: never read surely empty in a still frame (a broadcast score
+    bar's letters, print the network takes for a tile) and read as a tile already at the
+    reading that recorded the last play. Beside a later play such squares would make a play
+    of their own; a gap the inference fills between them and the board (a doubtful blank)
+    is no sign of a tile laid."""
     _, then, _ = record.play_rows
-    return emptied is not None and bool(then) and all(
+    new = [p for p in placed if (p.row, p.col) in set(added)]
+    return emptied is not None and bool(then) and bool(new) and all(
         emptied[p.row * SIZE + p.col] == -math.inf and then[p.row][p.col] != "."
-        for p in placed)
+        for p in new)
 
 
 def _clear(reading: Inferred | None, note: list[Entry] | None, probs: Probs) -> bool:
@@ -663,17 +666,21 @@ def _doubting_blanks(change: Change, board: Board, probs: Probs) -> Change:
     return replace(change, removed=removed)
 
 
-def _read_empty(placed, probs: Probs, fair: float = 0.2) -> set[tuple[int, int]]:
-    """The squares of these placements that read more likely empty than not, or (a lettered
-    tile's; a blank looks much like its square) fairly likely empty and more so than as their
-    own tile: a premium label (the centre star) can half read as some letter once its tile
-    has gone, but not as the tile that went."""
+def _gone(placed, probs: Probs, fair: float = 0.2, other: float = 0.05
+          ) -> set[tuple[int, int]]:
+    """The squares of these placements whose tile the camera no longer sees: read more likely
+    empty than not; or (a lettered tile's; a blank looks much like its square) fairly likely
+    empty and more so than as their own tile; or read as anything but their own tile. A
+    premium label (the centre star, a corner's print) can half or wholly read as some letter
+    once its tile has gone, but not as the tile that went."""
     def gone(p) -> bool:
         read = _square(probs, p.row, p.col)
-        empty = read[EMPTY_CLASS]
+        empty, own = read[EMPTY_CLASS], read[expected_class(p.tile)]
         if empty > 0.5:
             return True
-        return not p.tile.blank and empty >= fair and empty > read[expected_class(p.tile)]
+        if not p.tile.blank and empty >= fair and empty > own:
+            return True
+        return own < other
     return {(p.row, p.col) for p in placed if gone(p)}
 
 
