@@ -242,7 +242,8 @@ def _steady(record: Record, placed: tuple, added: Squares, emptied: Any) -> bool
     of their own; a gap the inference fills between them and the board (a doubtful blank)
     is no sign of a tile laid."""
     _, then, _ = record.play_rows
-    new = [p for p in placed if (p.row, p.col) in set(added)]
+    fresh = set(added)
+    new = [p for p in placed if (p.row, p.col) in fresh]
     return emptied is not None and bool(then) and bool(new) and all(
         emptied[p.row * SIZE + p.col] == -math.inf and then[p.row][p.col] != "."
         for p in new)
