@@ -610,3 +610,26 @@ def test_a_play_leaving_out_fewer_sure_tiles_wins_over_a_surer_one_leaving_out_m
     assert rec.game.turns[-1].word == "A.E"
     alerts = [n[1]["alert"] for n in notes if n[0] == "alert"]
     assert [a.kind for a in alerts] == ["stray-tiles"] and "H9" in alerts[0].message
+
+
+@pytest.mark.parametrize("before, fixed", [(".", True), ("?", False)])
+def test_a_blank_filled_in_for_the_lexicon_gives_way_to_a_tile_laid_on_it(english, wespa,
+                                                                          before, fixed):
+    """WIND is no word here, so a doubtful L8 made it WINDy. When O and D are laid above L8
+    and L8 now surely reads S, the blank was never there, if the camera read L8 as empty
+    until then: WIND is corrected and ODS recorded. Read as a blank until then, the blank
+    stands and the S is a misreading of it (or the blank's own letter)."""
+    rec = recorder(english, wespa, Lexicon(["WINDY", "WINDS", "ODS"]))
+    wind = put(Board(), "8H", "WIND")
+    camera(rec, probs_of(wind, {(7, 11): {"?": 0.15, ".": 0.85}}), time=1.0)
+    assert rec.game.turns[-1].word in ("WINDs", "WINDy")
+    looks = {"?": 0.6, ".": 0.4} if before == "?" else {"?": 0.15, ".": 0.85}
+    camera(rec, probs_of(wind, {(7, 11): looks}), time=4.0)
+    notes = camera(rec, probs_of(put(wind, "L6", "ODS")), time=9.0)
+    turns = [(t.player, str(t.coord), t.word, t.score) for t in rec.game.turns]
+    if fixed:
+        assert turns == [(0, "8H", "WIND", 16), (1, "L6", "ODS", 15)]
+        assert [n[1]["alert"].kind for n in notes if n[0] == "alert"][0] == "play-amended"
+        assert rec.rebuild(rec.actions).scores == rec.game.scores
+    else:
+        assert turns[0][2] in ("WINDs", "WINDy") and turns[1][2] == "OD."

@@ -129,7 +129,7 @@ def read(record: Record, probs: Probs, time: float, follow_on: bool = False,
     if change.none or game.phase == g.OVER:
         return [], memory
     last = game.last_play
-    amended = _amended(record, change, raw, time)
+    amended = _amended(record, change, raw, time) or _unblanked(record, change, raw, time)
     if amended:
         return amended, memory
     alerts: list[Entry] = []
@@ -420,6 +420,70 @@ def _amended(record: Record, change: Change, raw: Probs, time: float) -> list[En
     if any(p.tile.blank for p in reading.placed):
         entry["blank_options"] = [list(o) for o in reading.blank_options]
     return note + [_alert("play-amended", why, "info", len(game.turns) - 1, time), entry]
+
+
+def _unblanked(record: Record, change: Change, raw: Probs, time: float) -> list[Entry]:
+    """A recorded blank that the camera read as an empty square at its last reading and now
+    surely reads as a letter in line with new tiles was never there: the lexicon filled a gap
+    or an end of an earlier play with it (a plain blank is easily missed), and the letter is
+    a tile of the play now laid. The earlier play loses the blank by a journaled correction,
+    with an alert, and the new play is read through the square; kept, the blank would turn
+    that tile into one played through, and the new play's word and score would be wrong.
+    `raw`: the camera's probabilities, before blank_prior."""
+    game, rows, actions = record.game, record.rows, record.actions
+    added = set(change.added)
+    if not added or change.removed or not rows:
+        return []
+    for r, c in ((r, c) for r in range(SIZE) for c in range(SIZE)):
+        tile, top = game.board.at(r, c), _top(raw, r, c)
+        if tile is None or not tile.blank or rows[r][c] != "." or top in ".?" \
+                or _square(raw, r, c)[CLASSES.index(top)] < SURE_TILE:
+            continue
+        line = added | {(r, c)}
+        if len({sq[0] for sq in line}) > 1 and len({sq[1] for sq in line}) > 1:
+            continue
+        found = _placed_by(record, (r, c))
+        if found is None:
+            continue
+        index, before, placed = found
+        kept = tuple(p for p in placed if (p.row, p.col) != (r, c))
+        if not kept:
+            continue
+        coord, word = notation(before.board, kept)
+        fixed = {**actions[index], "coord": str(coord), "word": word}
+        edited = actions[:index] + (fixed,) + actions[index + 1:]
+        try:
+            now = fold(game.rules, game.tileset, edited)
+        except ActionError:
+            continue  # the blank joins the play's tiles, or a later play leans on it
+        corrected = replace(record, game=now, actions=edited)
+        reading, note = _best_reading(corrected, blank_prior(raw, now.board),
+                                      tuple(sorted(line)), time, whole=True)
+        if reading is None or note is None:
+            continue
+        was = f"{actions[index]['coord']} {actions[index]['word']}"
+        why = (f"{was} recorded with a blank on {square_name(r, c)} that the camera never saw; "
+               f"it now reads {top} there, a tile of {reading.coord} {reading.word}, so the "
+               f"play was {coord} {word}")
+        return [_alert("play-amended", why, "warning", len(game.turns), time),
+                {"type": "correct", "op": "replace", "index": index, "action": fixed,
+                 "reason": why, "source": "camera", "time": time},
+                *note, _play_entry(reading, time)]
+    return []
+
+
+def _placed_by(record: Record, square: tuple[int, int]
+               ) -> tuple[int, g.Game, tuple] | None:
+    """The play action that laid the tile on `square`: its index, the game before it and
+    its placements (None when no play did)."""
+    before = g.new_game(record.game.rules, record.game.tileset)
+    for index, action in enumerate(record.actions):
+        after = apply_action(before, action)
+        placed = tuple(p for t in after.turns[len(before.turns):] for p in t.placed)
+        if action["type"] == "play" and any((p.row, p.col) == square for p in placed):
+            return index, before, placed
+        before = after
+    return None
 
 
 def _best_reading(
