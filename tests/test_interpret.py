@@ -303,17 +303,19 @@ def test_a_gap_inside_new_tiles_is_tried_without_the_gap_to_a_board_tile():
     assert ((7, 3), (7, 4), (7, 5), (7, 6), (7, 7)) in parts  # and with the gap to CAT
 
 
-def test_a_tile_the_set_has_no_more_of_is_recorded_as_the_next_letter_with_a_warning(
-    english, wespa
-):
+def test_a_tile_the_set_has_no_more_of_is_recorded_as_read_with_a_warning(english, wespa):
+    """A second Z: an earlier reading must be wrong (the first, most likely, as the camera
+    reads this one clearly). Read as the next likeliest letter, the O, the play would carry
+    that misreading on; recorded as read, the TD is told and later plays stay right."""
     rec = recorder(english, wespa, lexicon=None)
     camera(rec, probs_of(put(Board(), "8G", "ZA")))  # the set's one Z
-    seen = put(rec.game.board, "9H", "ZA")  # a second Z: an earlier reading must be wrong
+    seen = put(rec.game.board, "9H", "ZA")
     notes = camera(rec, probs_of(seen, {(8, 7): {"Z": 0.95, "O": 0.05}}))
-    assert rec.game.turns[-1].word == "OA"
+    assert rec.game.turns[-1].word == "ZA" and rec.actions[-1]["uncounted"]
     alerts = [n[1]["alert"] for n in notes if n[0] == "alert"]
     assert [a.kind for a in alerts] == ["too-many-of-letter"]
-    assert "'Z' on H9" in alerts[0].message and alerts[0].severity == "warning"
+    assert "clearly reads Z" in alerts[0].message and alerts[0].severity == "warning"
+    assert rec.rebuild(rec.actions).scores == rec.game.scores
     # A clear reading of a tile the set still has is no warning.
     rec = recorder(english, wespa, lexicon=None)
     camera(rec, probs_of(put(Board(), "8G", "QA")))

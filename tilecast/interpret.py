@@ -190,20 +190,26 @@ def read(record: Record, probs: Probs, time: float, follow_on: bool = False,
         return alerts + note + [{**_play_entry(reading, time), "uncounted": True}], \
             replace(memory, disturbed=())
     uncounted = False
-    if reading is None:
+    spent = reading is not None and any(a["kind"] == "too-many-of-letter" for a in note)
+    if reading is None or spent:
         # Maybe only the set's counts stand against what the camera reads: an earlier
         # misreading spent the letter, or left the player fewer tiles than they hold (a
         # phantom tile recorded). Then the play is recorded as read and the TD told;
-        # dropping it would give every later play to the wrong player.
-        reading, note = _best_reading(record, probs, change.added, time, emptied,
-                                      counted=False)
+        # dropping it would give every later play to the wrong player, and reading the
+        # next likeliest letters would carry the earlier misreading into this play.
+        loose, loose_note = _best_reading(record, probs, change.added, time, emptied,
+                                          counted=False)
         held = game.rack_sizes[game.to_move]
-        if reading is not None and len(reading.placed) > held \
-                and not _clear(reading, note, probs):
-            reading, note = None, None  # only a clear play of lexicon words overdraws a rack
-        uncounted = reading is not None and note is not None
+        if loose is not None and len(loose.placed) > held \
+                and not _clear(loose, loose_note, probs):
+            loose, loose_note = None, None  # only a clear play of lexicon words overdraws a rack
+        over = over_counted(game.board, loose.placed, game.tileset) if loose else []
+        if loose is not None and loose_note is not None and (
+                over or len(loose.placed) > held):
+            reading, note, uncounted = loose, loose_note, True
+        elif not spent:
+            reading, note = loose, loose_note
         if uncounted:
-            over = over_counted(game.board, reading.placed, game.tileset)
             if over:
                 what = ", ".join("a blank" if f == BLANK else f for f in over)
                 why = (f"{reading.coord} {reading.word}: the camera clearly reads "
@@ -585,8 +591,8 @@ def _best_reading(
 def _used_up(game: g.Game, probs: Probs, reading: Inferred) -> tuple[str, list[str]]:
     """The squares of a play where the camera clearly reads another tile than the one
     recorded, of a kind the set has no more of (say 'a blank on 13E'; '' when none), and
-    those kinds. Recording the next likeliest letter is all the recorder can do there, but
-    a tile count spent by an earlier misreading would go on to bend later plays unseen."""
+    those kinds: the play is then read again past the set's counts (see read), as a count
+    spent by an earlier misreading would otherwise bend this play and later ones."""
     used = Counter(game.board.faces())
     used.update(p.tile.face for p in reading.placed)
     out, faces = [], []
