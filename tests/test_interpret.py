@@ -635,3 +635,25 @@ def test_a_blank_filled_in_for_the_lexicon_gives_way_to_a_tile_laid_on_it(englis
         assert rec.rebuild(rec.actions).scores == rec.game.scores
     else:
         assert turns[0][2] in ("WINDs", "WINDy") and turns[1][2] == "OD."
+
+
+def test_a_letter_read_again_past_the_count_mends_the_one_earlier_tile_now_read_otherwise(
+        english, wespa):
+    """The set's one Z was recorded on G8 (NA read as ZA). A Z laid later, read clearly,
+    tells that one Z is misread; the camera now reads G8 as N, so that tile was the misread
+    one: ZA is corrected to NA and the new play counted as usual."""
+    rec = recorder(english, wespa, lexicon=None)
+    camera(rec, probs_of(put(Board(), "8G", "ZA")), time=1.0)
+    now = put(put(Board(), "8G", "NA"), "9H", "ZO")
+    notes = camera(rec, probs_of(now), time=6.0)
+    assert [(t.player, t.word) for t in rec.game.turns] == [(0, "NA"), (1, "ZO")]
+    assert not rec.actions[-1].get("uncounted")
+    alerts = [n[1]["alert"] for n in notes if n[0] == "alert"]
+    assert [a.kind for a in alerts] == ["play-amended"] and "G8" in alerts[0].message
+    assert rec.rebuild(rec.actions).scores == rec.game.scores
+    # Two earlier Zs? The set has one; with no earlier tile read otherwise, ZO is recorded
+    # as read, past the count.
+    rec = recorder(english, wespa, lexicon=None)
+    camera(rec, probs_of(put(Board(), "8G", "ZA")), time=1.0)
+    camera(rec, probs_of(put(put(Board(), "8G", "ZA"), "9H", "ZO")), time=6.0)
+    assert [t.word for t in rec.game.turns] == ["ZA", "ZO"] and rec.actions[-1]["uncounted"]

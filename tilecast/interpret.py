@@ -35,8 +35,8 @@ from tilecast.engine.infer import (
 )
 from tilecast.engine.lexicon import Lexicon
 from tilecast.engine.movegen import blank_letters, likeliest_blanks
-from tilecast.engine.play import over_counted
-from tilecast.engine.tiles import BLANK
+from tilecast.engine.play import Placement, over_counted
+from tilecast.engine.tiles import BLANK, Tile
 
 Entry = dict[str, Any]
 Squares = tuple[tuple[int, int], ...]
@@ -189,7 +189,7 @@ def read(record: Record, probs: Probs, time: float, follow_on: bool = False,
         note.append(_alert("play-after-out", why, "warning", len(game.turns), time))
         return alerts + note + [{**_play_entry(reading, time), "uncounted": True}], \
             replace(memory, disturbed=())
-    uncounted = False
+    uncounted, over = False, []
     spent = reading is not None and any(a["kind"] == "too-many-of-letter" for a in note)
     if reading is None or spent:
         # Maybe only the set's counts stand against what the camera reads: an earlier
@@ -223,6 +223,10 @@ def read(record: Record, probs: Probs, time: float, follow_on: bool = False,
                        f"{len(reading.placed)} new tiles, but the record leaves the player "
                        f"{held}; recorded as read (an earlier play is probably misread)")
                 note.append(_alert("too-many-tiles", why, "warning", len(game.turns), time))
+    if uncounted and over and len(reading.placed) <= held:
+        mended = _respent(record, change, raw, time, emptied, over)
+        if mended:
+            return alerts + mended, replace(memory, disturbed=())
     unconnected = False
     if reading is None and emptied is not None:
         reading, note = _unseen_join(record, probs, change.added, time, emptied)
@@ -476,6 +480,51 @@ def _unblanked(record: Record, change: Change, raw: Probs, time: float) -> list[
                  "reason": why, "source": "camera", "time": time},
                 *note, _play_entry(reading, time)]
     return []
+
+
+def _respent(record: Record, change: Change, raw: Probs, time: float, emptied: Any,
+              faces: list[str]) -> list[Entry]:
+    """A play the camera clearly reads with tiles the set has no more of, recorded with the
+    counts kept after all: the earlier tile each of those kinds was spent on is the one misread
+    when it is the only one of its kind that the camera now reads as another letter. Each
+    such tile's play is corrected to that letter by a journaled correction, with an alert,
+    and the play is read against the corrected record. No entries unless every kind has
+    exactly one such tile and the play then fits the counts. `raw`: before blank_prior."""
+    game, actions = record.game, list(record.actions)
+    entries: list[Entry] = []
+    for face in faces:
+        misread = [(r, c) for r in range(SIZE) for c in range(SIZE)
+                   if (tile := game.board.at(r, c)) is not None and tile.face == face
+                   and _top(raw, r, c) not in (face, ".", "?")]
+        if len(misread) != 1:
+            return []
+        (r, c), = misread
+        found = _placed_by(replace(record, actions=tuple(actions)), (r, c))
+        if found is None:
+            return []
+        index, before, placed = found
+        letter = _top(raw, r, c)
+        placed = tuple(Placement(p.row, p.col, Tile(letter)) if (p.row, p.col) == (r, c)
+                       else p for p in placed)
+        coord, word = notation(before.board, placed)
+        was = f"{actions[index]['coord']} {actions[index]['word']}"
+        actions[index] = {**actions[index], "coord": str(coord), "word": word}
+        why = (f"{was} corrected to {coord} {word}: the camera now reads {letter} on "
+               f"{square_name(r, c)}, and again a {face} the set had no more of")
+        entries += [_alert("play-amended", why, "warning", len(game.turns), time),
+                    {"type": "correct", "op": "replace", "index": index,
+                     "action": actions[index], "reason": why, "source": "camera",
+                     "time": time}]
+    try:
+        now = fold(game.rules, game.tileset, actions)
+    except ActionError:
+        return []
+    corrected = replace(record, game=now, actions=tuple(actions))
+    reading, note = _best_reading(corrected, blank_prior(raw, now.board), change.added, time,
+                                  emptied)
+    if reading is None or note is None or any(a["kind"] == "too-many-of-letter" for a in note):
+        return []
+    return entries + note + [_play_entry(reading, time)]
 
 
 def _placed_by(record: Record, square: tuple[int, int]
