@@ -657,3 +657,22 @@ def test_a_letter_read_again_past_the_count_mends_the_one_earlier_tile_now_read_
     camera(rec, probs_of(put(Board(), "8G", "ZA")), time=1.0)
     camera(rec, probs_of(put(put(Board(), "8G", "ZA"), "9H", "ZO")), time=6.0)
     assert [t.word for t in rec.game.turns] == ["ZA", "ZO"] and rec.actions[-1]["uncounted"]
+
+
+def test_a_third_blank_read_clearly_drops_the_recorded_blank_the_camera_now_reads_empty(
+        english, wespa):
+    """WINDy was recorded with a blank on L8 that reads as an empty square after the next
+    play; then two blanks are laid and read clearly. The set has two, so L8's was never
+    there: WINDy is corrected to WIND and the two blanks counted."""
+    rec = recorder(english, wespa, lexicon=None)
+    windy = put(Board(), "8H", "WINDy")
+    camera(rec, probs_of(windy), time=1.0)
+    camera(rec, probs_of(put(windy, "K8", ".ED")), time=5.0)
+    now = put(put(put(Board(), "8H", "WIND"), "K8", ".ED"), "7I", "ab")
+    notes = camera(rec, probs_of(now), time=9.0)
+    assert [t.word for t in rec.game.turns][:2] == ["WIND", ".ED"]
+    assert [p.tile.blank for p in rec.game.turns[2].placed] == [True, True]
+    assert not rec.actions[-1].get("uncounted")
+    amended = [n[1]["alert"] for n in notes if n[0] == "alert"
+               and n[1]["alert"].kind == "play-amended"]
+    assert len(amended) == 1 and "an empty square on L8" in amended[0].message

@@ -486,16 +486,18 @@ def _respent(record: Record, change: Change, raw: Probs, time: float, emptied: A
               faces: list[str]) -> list[Entry]:
     """A play the camera clearly reads with tiles the set has no more of, recorded with the
     counts kept after all: the earlier tile each of those kinds was spent on is the one misread
-    when it is the only one of its kind that the camera now reads as another letter. Each
-    such tile's play is corrected to that letter by a journaled correction, with an alert,
-    and the play is read against the corrected record. No entries unless every kind has
-    exactly one such tile and the play then fits the counts. `raw`: before blank_prior."""
+    when it is the only one of its kind that the camera now reads as another letter (or, a
+    blank, as anything else: an empty square, where the lexicon filled one in). Each such
+    tile's play is corrected to that reading by a journaled correction, with an alert, and
+    the play is read against the corrected record. No entries unless every kind has exactly
+    one such tile and the play then fits the counts. `raw`: before blank_prior."""
     game, actions = record.game, list(record.actions)
     entries: list[Entry] = []
     for face in faces:
+        same = (face, "?") if face == BLANK else (face, ".", "?")
         misread = [(r, c) for r in range(SIZE) for c in range(SIZE)
                    if (tile := game.board.at(r, c)) is not None and tile.face == face
-                   and _top(raw, r, c) not in (face, ".", "?")]
+                   and _top(raw, r, c) not in same]
         if len(misread) != 1:
             return []
         (r, c), = misread
@@ -504,12 +506,15 @@ def _respent(record: Record, change: Change, raw: Probs, time: float, emptied: A
             return []
         index, before, placed = found
         letter = _top(raw, r, c)
-        placed = tuple(Placement(p.row, p.col, Tile(letter)) if (p.row, p.col) == (r, c)
-                       else p for p in placed)
+        placed = tuple(p if (p.row, p.col) != (r, c) else Placement(r, c, Tile(letter))
+                       for p in placed if (p.row, p.col) != (r, c) or letter != ".")
+        if not placed:
+            return []
         coord, word = notation(before.board, placed)
         was = f"{actions[index]['coord']} {actions[index]['word']}"
         actions[index] = {**actions[index], "coord": str(coord), "word": word}
-        why = (f"{was} corrected to {coord} {word}: the camera now reads {letter} on "
+        now_reads = "an empty square" if letter == "." else letter
+        why = (f"{was} corrected to {coord} {word}: the camera now reads {now_reads} on "
                f"{square_name(r, c)}, and again a {face} the set had no more of")
         entries += [_alert("play-amended", why, "warning", len(game.turns), time),
                     {"type": "correct", "op": "replace", "index": index,
