@@ -224,7 +224,7 @@ def read(record: Record, probs: Probs, time: float, follow_on: bool = False,
                        f"{held}; recorded as read (an earlier play is probably misread)")
                 note.append(_alert("too-many-tiles", why, "warning", len(game.turns), time))
     if uncounted and over and len(reading.placed) <= held:
-        mended = _respent(record, change, raw, time, emptied, over)
+        mended = _respent(record, change, raw, time, emptied, list(over))
         if mended:
             return alerts + mended, replace(memory, disturbed=())
     unconnected = False
@@ -459,8 +459,7 @@ def _unblanked(record: Record, change: Change, raw: Probs, time: float) -> list[
         kept = tuple(p for p in placed if (p.row, p.col) != (r, c))
         if not kept:
             continue
-        coord, word = notation(before.board, kept)
-        fixed = {**actions[index], "coord": str(coord), "word": word}
+        fixed = _rewritten(actions[index], before, kept)
         edited = actions[:index] + (fixed,) + actions[index + 1:]
         try:
             now = fold(game.rules, game.tileset, edited)
@@ -474,16 +473,14 @@ def _unblanked(record: Record, change: Change, raw: Probs, time: float) -> list[
         was = f"{actions[index]['coord']} {actions[index]['word']}"
         why = (f"{was} recorded with a blank on {square_name(r, c)} that the camera never saw; "
                f"it now reads {top} there, a tile of {reading.coord} {reading.word}, so the "
-               f"play was {coord} {word}")
-        return [_alert("play-amended", why, "warning", len(game.turns), time),
-                {"type": "correct", "op": "replace", "index": index, "action": fixed,
-                 "reason": why, "source": "camera", "time": time},
-                *note, _play_entry(reading, time)]
+               f"play was {fixed['coord']} {fixed['word']}")
+        return [*_correction(index, fixed, why, len(game.turns), time), *note,
+                _play_entry(reading, time)]
     return []
 
 
 def _respent(record: Record, change: Change, raw: Probs, time: float, emptied: Any,
-              faces: list[str]) -> list[Entry]:
+              faces: Sequence[str]) -> list[Entry]:
     """A play the camera clearly reads with tiles the set has no more of, recorded with the
     counts kept after all: the earlier tile each of those kinds was spent on is the one misread
     when it is the only one of its kind that the camera now reads as another letter (or, a
@@ -510,16 +507,13 @@ def _respent(record: Record, change: Change, raw: Probs, time: float, emptied: A
                        for p in placed if (p.row, p.col) != (r, c) or letter != ".")
         if not placed:
             return []
-        coord, word = notation(before.board, placed)
         was = f"{actions[index]['coord']} {actions[index]['word']}"
-        actions[index] = {**actions[index], "coord": str(coord), "word": word}
+        actions[index] = _rewritten(actions[index], before, placed)
         now_reads = "an empty square" if letter == "." else letter
-        why = (f"{was} corrected to {coord} {word}: the camera now reads {now_reads} on "
-               f"{square_name(r, c)}, and again a {face} the set had no more of")
-        entries += [_alert("play-amended", why, "warning", len(game.turns), time),
-                    {"type": "correct", "op": "replace", "index": index,
-                     "action": actions[index], "reason": why, "source": "camera",
-                     "time": time}]
+        why = (f"{was} corrected to {actions[index]['coord']} {actions[index]['word']}: the "
+               f"camera now reads {now_reads} on {square_name(r, c)}, and again a {face} the "
+               "set had no more of")
+        entries += _correction(index, actions[index], why, len(game.turns), time)
     try:
         now = fold(game.rules, game.tileset, actions)
     except ActionError:
@@ -530,6 +524,20 @@ def _respent(record: Record, change: Change, raw: Probs, time: float, emptied: A
     if reading is None or note is None or any(a["kind"] == "too-many-of-letter" for a in note):
         return []
     return entries + note + [_play_entry(reading, time)]
+
+
+def _rewritten(action: Entry, before: g.Game, placed: tuple) -> Entry:
+    """A play action with its placements changed (a misread tile mended or dropped), written
+    on the board it was played on."""
+    coord, word = notation(before.board, placed)
+    return {**action, "coord": str(coord), "word": word}
+
+
+def _correction(index: int, action: Entry, why: str, turn: int, time: float) -> list[Entry]:
+    """The camera's journaled replacement of action `index` by `action`, with its alert."""
+    return [_alert("play-amended", why, "warning", turn, time),
+            {"type": "correct", "op": "replace", "index": index, "action": action,
+             "reason": why, "source": "camera", "time": time}]
 
 
 def _placed_by(record: Record, square: tuple[int, int]
