@@ -274,3 +274,20 @@ def test_a_seeded_misreading_gone_by_the_next_reading_costs_no_play(tmp_path, en
     seeded.journal.close()
     again = session("seeded")
     assert again.game.turns == seeded.game.turns
+
+
+def test_the_play_in_a_reading_that_corrects_the_record_is_read_as_any_play(tmp_path, english,
+                                                                           wespa):
+    info = SessionInfo("b1", ("Ann", "Bob"), "wespa", str(tmp_path))
+    s = Session(info, Recorder(wespa, english, LEX), plugin_manager(entry_points=False))
+    windy = put(Board(), "8D", "WINDY")
+    s.camera(Observation(probs_of(windy), frame=1, time=1.0))
+    s.camera(Observation(probs_of(put(windy, "G7", "A.")), frame=2, time=2.0))  # a misreading
+    s.camera(Observation(probs_of(put(put(windy, "G7", "A."), "H8", ".E")), frame=3, time=3.0))
+    assert [t.word for t in s.game.turns] == ["WINDY", "A.", ".E"]
+    # AD's tile is gone while YE stands: AD is deleted, and AWE, with a doubtful square
+    # elsewhere (no sure play to follow another), is read in the same reading
+    now = put(put(windy, "H8", ".E"), "D7", "A.E")
+    s.camera(Observation(probs_of(now, {(12, 12): {"O": 0.55, ".": 0.35, "A": 0.1}}), frame=4,
+                         time=4.0))
+    assert [(t.player, t.word) for t in s.game.turns] == [(0, "WINDY"), (1, ".E"), (0, "A.E")]

@@ -84,10 +84,12 @@ class Session:
         probs, frame, time, view, emptied = seen.probs, seen.frame, seen.time, seen.view, \
             seen.emptied
         read, memory = probs.tolist(), self.recorder.memory
-        # Up to two more plays the camera ran together (or the next play after an amendment).
-        for follow_on in (False, True, True):
+        # Up to two more plays the camera ran together, or the play after a correction of the
+        # record: a correction records no play, so what follows it is read as any play is.
+        played = False
+        for _ in range(3):
             turns = len(self.game.turns)
-            entries, memory = self.recorder.interpret(read, round(time, 3), follow_on, emptied,
+            entries, memory = self.recorder.interpret(read, round(time, 3), played, emptied,
                                                       memory)
             for entry in entries:
                 try:
@@ -99,6 +101,7 @@ class Session:
             amended = any(e["type"] == "correct" for e in entries)
             if len(self.game.turns) == turns and not amended:  # nothing more to read
                 break
+            played = played or len(self.game.turns) > turns
         # Journaled after the moves it caused: a crash in between re-reads this frame, and the
         # moves already recorded make it no change.
         top = probs.argmax(axis=1)
