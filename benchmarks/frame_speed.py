@@ -27,7 +27,7 @@ from typing import TypeVar
 import cv2
 import numpy as np
 
-from tilecast.vision.classify import TileClassifier
+from tilecast.vision.classify import DEFAULT_MODEL, TileClassifier
 from tilecast.vision.locate import BoardFix, BoardNotFound, locate_board, track
 from tilecast.vision.reader import BoardReader
 from tilecast.vision.rectify import cell_crops, rectify
@@ -137,9 +137,11 @@ def main() -> None:
     parser.add_argument("--markdown", action="store_true", help="tables for docs/benchmarks.md")
     parser.add_argument("--keep", type=Path, help="render the clips into (or reuse them from) "
                         "this folder, so that two versions of the code time the same frames")
+    parser.add_argument("--model", type=Path, help="tile classifier ONNX (default: the shipped "
+                        "one; models/tiles.onnx is the float model it was quantized from)")
     args = parser.parse_args()
     cv2.setNumThreads(1)
-    classifier = TileClassifier.load(threads=1)
+    classifier = TileClassifier.load(args.model, threads=1)
     turns = selfplay_script(args.seed)[: args.turns]
     results: dict[str, Timings] = {}
     with tempfile.TemporaryDirectory() as tmp:
@@ -158,6 +160,7 @@ def main() -> None:
         after = load()
     print(f"machine: {machine()}; other jobs may be running: {before} before, {after} after")
     print(f"game: self-play seed {args.seed}, first {len(turns)} turns at {args.fps:g} fps")
+    print(f"tile classifier: {args.model or DEFAULT_MODEL}")
     for clock, what in (("cpu", "CPU ms of this process (one core)"), ("wall", "wall-clock ms")):
         print(f"\n{what}, median, p90 and mean per frame:\n")
         print(table(results, clock, args.markdown))

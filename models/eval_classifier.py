@@ -141,7 +141,7 @@ def enrolment_figures(clf: TileClassifier, families: tuple[str, ...], looks: int
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--cache", type=Path, default=DEFAULT_CACHE)
-    ap.add_argument("--model", type=Path, help="default: the shipped models/tiles.onnx")
+    ap.add_argument("--model", type=Path, help="default: the shipped models/tiles_int8.onnx")
     ap.add_argument("--workers", type=int, default=2, help="rendering processes")
     ap.add_argument("--looks", type=int, default=9, help="enrolment looks (board photos)")
     ap.add_argument("--boards", type=int, default=3, help="game photos per enrolment look")

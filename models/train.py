@@ -16,6 +16,7 @@ loss, blur, noise, JPEG and an occluding patch.
 
     .venv/bin/pip install torch==2.13.0 onnx   # training only; never needed at run time
     .venv/bin/python models/train.py --workers 2
+    .venv/bin/python models/quantize.py   # the int8 copy the reader loads (tiles_int8.onnx)
     .venv/bin/python models/eval_classifier.py --looks 36 --json /tmp/tiles-eval.json
 
 Rendering the cache (64 crop chunks and 128 board chunks) takes about 10 minutes on two cores;

@@ -1,9 +1,10 @@
 """Read what stands on each board cell: a letter, a blank, or nothing, and how the tile is turned.
 
-The network (models/tiles.onnx, run by onnxruntime) sees each cell crop (the square plus a 25%
-margin each side, as rectify.cell_crops cuts it) shrunk to INPUT_SIZE, in grey and normalised
-per crop, so that dark letters on pale tiles and pale letters on dark tiles look alike to it.
-It gives three things per cell: cosine logits over CLASSES, an orientation (four turns, each
+The network (models/tiles_int8.onnx: the trained models/tiles.onnx with its convolutions
+quantized to 8 bits by models/quantize.py, run by onnxruntime) sees each cell crop (the square
+plus a 25% margin each side, as rectify.cell_crops cuts it) shrunk to INPUT_SIZE, in grey and
+normalised per crop, so that dark letters on pale tiles and pale letters on dark tiles look alike
+to it. It gives three things per cell: cosine logits over CLASSES, an orientation (four turns, each
 mirrored or not, since some webcam feeds are mirrored) and an L2-normalised embedding, which
 prototypes of a venue's own tiles (vision.enroll lays out and checks such an enrolment).
 """
@@ -24,7 +25,7 @@ from tilecast.engine.infer import CLASSES
 LETTERS = 26  # the first 26 classes are letters
 INPUT_SIZE = 48
 # Package data of tilecast.models (the checkout's models/), so an installed wheel finds it too.
-DEFAULT_MODEL = Path(str(files("tilecast.models") / "tiles.onnx"))
+DEFAULT_MODEL = Path(str(files("tilecast.models") / "tiles_int8.onnx"))
 OUTPUTS = ["logits", "orientation", "embedding"]
 
 
@@ -183,7 +184,8 @@ class TileClassifier:
 
         path = Path(path) if path is not None else DEFAULT_MODEL
         if not path.is_file():
-            raise FileNotFoundError(f"{path} missing: train it with models/train.py")
+            raise FileNotFoundError(f"{path} missing: train it with models/train.py, then "
+                                    "quantize it with models/quantize.py")
         options = ort.SessionOptions()
         options.intra_op_num_threads = threads
         options.inter_op_num_threads = 1
