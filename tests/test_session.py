@@ -25,6 +25,14 @@ class Spy:
         self.seen.append((turn.word, self.path.read_text().count('"type":"play"')))
 
 
+def _after_windy(tmp_path, english, wespa) -> Session:
+    """A session whose camera has read Ann's first play, WINDY at 8D."""
+    info = SessionInfo("b1", ("Ann", "Bob"), "wespa", str(tmp_path))
+    s = Session(info, Recorder(wespa, english, LEX), plugin_manager(entry_points=False))
+    s.camera(Observation(probs_of(put(Board(), "8D", "WINDY")), frame=1, time=1.0))
+    return s
+
+
 class Broken:
     @hookimpl
     def tilecast_move_recorded(self, turn):
@@ -160,10 +168,8 @@ def test_an_illegal_play_alerted_before_a_restart_is_not_alerted_again(tmp_path,
 @pytest.mark.parametrize("first", ["GALE", "A"])
 def test_two_plays_seen_in_one_reading_are_recorded_in_the_order_laid(tmp_path, english, wespa,
                                                                      first):
-    info = SessionInfo("b1", ("Ann", "Bob"), "wespa", str(tmp_path))
-    s = Session(info, Recorder(wespa, english, LEX), plugin_manager(entry_points=False))
-    windy = put(Board(), "8D", "WINDY")
-    s.camera(Observation(probs_of(windy), frame=1, time=1.0))
+    s = _after_windy(tmp_path, english, wespa)
+    windy = s.game.board
     both = put(put(windy, "9A", "GALE"), "G7", "A")  # GALE (with WE) and A (making AD)
     emptied = np.full(225, 1.0)
     gale = [8 * 15 + c for c in range(4)]
@@ -193,10 +199,8 @@ def test_a_resumed_run_knows_which_alerted_tiles_came_back(tmp_path, english, we
 
 def test_a_second_play_in_one_reading_needs_every_square_read_as_a_tile(tmp_path, english,
                                                                         wespa):
-    info = SessionInfo("b1", ("Ann", "Bob"), "wespa", str(tmp_path))
-    s = Session(info, Recorder(wespa, english, LEX), plugin_manager(entry_points=False))
-    windy = put(Board(), "8D", "WINDY")
-    s.camera(Observation(probs_of(windy), frame=1, time=1.0))
+    s = _after_windy(tmp_path, english, wespa)
+    windy = s.game.board
     both = put(put(windy, "9A", "GALE"), "G7", "A")
     emptied = np.full(225, 1.0)
     emptied[[8 * 15 + c for c in range(4)]] = 5.0  # GALE laid after the A
@@ -278,10 +282,8 @@ def test_a_seeded_misreading_gone_by_the_next_reading_costs_no_play(tmp_path, en
 
 def test_the_play_in_a_reading_that_corrects_the_record_is_read_as_any_play(tmp_path, english,
                                                                            wespa):
-    info = SessionInfo("b1", ("Ann", "Bob"), "wespa", str(tmp_path))
-    s = Session(info, Recorder(wespa, english, LEX), plugin_manager(entry_points=False))
-    windy = put(Board(), "8D", "WINDY")
-    s.camera(Observation(probs_of(windy), frame=1, time=1.0))
+    s = _after_windy(tmp_path, english, wespa)
+    windy = s.game.board
     s.camera(Observation(probs_of(put(windy, "G7", "A.")), frame=2, time=2.0))  # a misreading
     s.camera(Observation(probs_of(put(put(windy, "G7", "A."), "H8", ".E")), frame=3, time=3.0))
     assert [t.word for t in s.game.turns] == ["WINDY", "A.", ".E"]
