@@ -35,6 +35,8 @@ from tilecast.recorder import Recorder
 HOOKS = sorted(name for name in dir(hookspecs) if name.startswith("tilecast_"))
 
 LEX = Lexicon(["WINDY", "GALE", "AWE", "WE", "AW", "GAL", "AD", "CAT"])
+# A scripted camera reading's corners (vision.reader.Reading.fix): squares 40 pixels wide.
+FIX = ((100.0, 100.0), (700.0, 100.0), (700.0, 700.0), (100.0, 700.0))
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 
 

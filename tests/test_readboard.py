@@ -78,3 +78,18 @@ def test_a_closed_pipe_is_no_traceback(still):
                           timeout=120)
     assert len(done.stdout.splitlines()) == 1
     assert "Traceback" not in done.stderr and done.returncode == 0
+
+
+def test_a_board_too_small_to_read_every_letter_is_read_with_a_warning(still, tmp_path, capsys):
+    path, record = still
+    image = cv2.imread(str(path))
+    assert main(["read-board", str(path)]) == 0
+    assert "warning" not in capsys.readouterr().err  # the still's squares are large enough
+    small = tmp_path / "small.png"
+    cv2.imwrite(str(small), cv2.resize(image, None, fx=0.2, fy=0.2, interpolation=cv2.INTER_AREA))
+    corners = corners_text(np.array(record["corners"], float) * 0.2)
+    assert main(["read-board", str(small), "--corners", corners]) == 0
+    captured = capsys.readouterr()
+    assert len(captured.out.split()) == 15  # read all the same
+    err = captured.err.strip().splitlines()
+    assert len(err) == 1 and "squares are only" in err[0] and "pixels wide" in err[0]

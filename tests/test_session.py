@@ -4,7 +4,7 @@ plays in one reading, refused moves, alerts told once across restarts)."""
 import numpy as np
 import pytest
 
-from tests.conftest import LEX, probs_of, put, recorder
+from tests.conftest import FIX, LEX, probs_of, put, recorder
 from tilecast.engine.board import Board
 from tilecast.events import SessionInfo
 from tilecast.hookspecs import hookimpl
@@ -90,7 +90,7 @@ def test_annotating_a_video_that_ends_soon_after_the_last_play_records_it(tmp_pa
     class Replay:  # the reader's readings of a video, scripted
         def read(self, frame):
             probs, motion = shown[frame]
-            return Reading(probs, motion, np.zeros((4, 2)), 0, False, 0, np.zeros((4, 2)),
+            return Reading(probs, motion, np.float32(FIX), 0, False, 0, np.float32(FIX),
                            np.arange(225))
 
     info = SessionInfo("b1", ("Ann", "Bob"), "wespa", str(tmp_path))
@@ -101,6 +101,31 @@ def test_annotating_a_video_that_ends_soon_after_the_last_play_records_it(tmp_pa
     assert [t.word for t in s.game.turns] == ["WINDY"]
     shown_progress = capsys.readouterr().err
     assert "  9% frame 1/11" in shown_progress and "100% frame 11/11" in shown_progress
+
+
+def test_a_board_too_small_in_the_frame_is_alerted_once_and_still_read(tmp_path, english,
+                                                                       wespa, capsys):
+    from tilecast.vision.reader import Reading
+    from tilecast.watch import watch
+
+    windy = probs_of(put(Board(), "8D", "WINDY"))
+    far = np.float32(FIX) / 5  # squares 8 pixels wide
+
+    class Far:  # a camera too far from the board, scripted
+        def read(self, frame):
+            return Reading(windy, 0.0, far, 0, False, 0, far, np.arange(225))
+
+    info = SessionInfo("b1", ("Ann", "Bob"), "wespa", str(tmp_path))
+    frames = [(i, i * 0.2, i) for i in range(10)]
+    for _ in range(2):  # the second run resumes the first's journal
+        s = Session(info, Recorder(wespa, english, LEX), plugin_manager(entry_points=False))
+        watch(s, Far(), frames, StillnessGate(StillConfig(still_s=1.0)))
+        s.close()
+    alerts = [e for e in s.journal.entries if e["type"] == "alert"]
+    assert [(a["kind"], a["severity"]) for a in alerts] == [("camera-resolution", "warning")]
+    assert "only 8 pixels wide" in alerts[0]["message"]
+    assert capsys.readouterr().err.count("tilecast: warning: the board's squares") == 1
+    assert [t.word for t in s.game.turns] == ["WINDY"]  # read all the same
 
 
 def test_a_camera_move_the_record_refuses_becomes_an_alert_not_a_crash(

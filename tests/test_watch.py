@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from tests.conftest import FIX
 from tilecast.engine.board import Board, parse_coord
 from tilecast.engine.infer import CLASSES, EMPTY_CLASS
 from tilecast.engine.lexicon import Lexicon
@@ -94,8 +95,8 @@ class Scripted(BoardReader):
         if frame == 8:
             self.view = self.turn_to
         order = in_view(np.arange(225), self.view)
-        return Reading(in_view(self.cut, self.view), 0.0, np.zeros((4, 2), np.float32),
-                       0, False, self.view, np.zeros((4, 2), np.float32), order)
+        return Reading(in_view(self.cut, self.view), 0.0, np.float32(FIX),
+                       0, False, self.view, np.float32(FIX), order)
 
 
 def test_the_tiles_votes_do_not_turn_the_view_mid_game_against_the_boards_words(
@@ -136,8 +137,8 @@ class Staged(BoardReader):
         if frame == 16:
             self.view = self.turn_to
         order = in_view(np.arange(225), self.view)
-        return Reading(in_view(self.cuts[frame], self.view), 0.0, np.zeros((4, 2), np.float32),
-                       0, False, self.view, np.zeros((4, 2), np.float32), order)
+        return Reading(in_view(self.cuts[frame], self.view), 0.0, np.float32(FIX),
+                       0, False, self.view, np.float32(FIX), order)
 
 
 def test_a_view_reading_as_many_words_but_moving_recorded_tiles_is_held(
@@ -175,8 +176,8 @@ class Laying(BoardReader):
         if frame == 2:
             self.view = 2
         return Reading(in_view(self.cuts[frame], self.view), 100.0 if frame < 4 else 0.0,
-                       np.zeros((4, 2), np.float32), 0, False, self.view,
-                       np.zeros((4, 2), np.float32), in_view(np.arange(225), self.view))
+                       np.float32(FIX), 0, False, self.view,
+                       np.float32(FIX), in_view(np.arange(225), self.view))
 
 
 def test_a_play_half_laid_does_not_hold_the_view_before_the_first_play_is_read(

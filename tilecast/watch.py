@@ -20,6 +20,7 @@ from tilecast.observation import Observation
 from tilecast.recorder import Recorder
 from tilecast.session import Session
 from tilecast.vision.reader import PINNED, BoardReader, Reading, in_view
+from tilecast.vision.rectify import too_small
 from tilecast.vision.stillness import StillnessGate
 
 
@@ -110,6 +111,8 @@ def watch(
                     and lexicon is not None \
                     and not _turn_by_words(reading, held, lexicon, session.game.board):
                 reading = reader.hold(reading, held)
+            if reading is not None and last is None and not replayed:
+                _warn_if_small(session, reading, time)
             if reading is not None:
                 held = None if first else reading.view  # (the first play's words decide first)
                 last = (index, time, reading.view)
@@ -211,6 +214,18 @@ def words_read(probs: np.ndarray, lexicon: Lexicon) -> int:
             runs = "".join(c if t else " " for c, t in zip(row, here, strict=True)).split()
             found += sum(len(w) > 1 and "?" not in w and w in lexicon for w in runs)
     return found
+
+
+def _warn_if_small(session: Session, reading: Reading, time: float) -> None:
+    """When the board's squares are too small in the frame to read every letter, say so at
+    once (a live camera can still be moved, or set to more pixels) and tell the TD by a
+    journaled `camera-resolution` alert, once per game (a resumed run does not repeat it)."""
+    why = too_small(reading.fix)
+    if not why or any(e.get("kind") == "camera-resolution" for e in session.journal.entries):
+        return
+    print(f"tilecast: warning: {why}", file=sys.stderr)
+    session.submit({"type": "alert", "kind": "camera-resolution", "message": why,
+                    "severity": "warning", "time": round(time, 3)})
 
 
 def _submit_event(session: Session, event: dict[str, Any]) -> None:

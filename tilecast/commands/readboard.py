@@ -33,7 +33,7 @@ def run(args: argparse.Namespace) -> int:
 
     from tilecast.vision import TileClassifier
     from tilecast.vision.reader import BoardReader
-    from tilecast.vision.rectify import corners_from_points
+    from tilecast.vision.rectify import corners_from_points, too_small
 
     image = cv2.imread(args.image, cv2.IMREAD_COLOR)
     if image is None:
@@ -53,6 +53,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"tilecast read-board: no board found in {args.image}: {reader.why}",
               file=sys.stderr)
         return 2
+    small = too_small(reading.fix)
+    if small:
+        print(f"tilecast read-board: warning: {small}", file=sys.stderr)
     rows = rows_of(reading.probs)
     if not args.json:
         print("\n".join(rows))
