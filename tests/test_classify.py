@@ -152,10 +152,13 @@ def test_doubtful_cells_are_read_again_in_their_other_turns():
 def test_a_venues_prototypes_weigh_in_on_every_turn_of_the_second_look():
     marked = np.zeros((48, 48), np.uint8)
     marked[:20, :20] = 255
-    # the venue's C looks like what the fake network sees in the turned crops
-    protos = Prototypes.from_embeddings(np.tile([[0, 1, 0, 0]], (3, 1)), ["C"] * 3, weight=0.5)
+    # the venue's C looks like what the fake network sees in the turned crops; its A and B
+    # like nothing it sees
+    protos = Prototypes.from_embeddings(
+        np.array([[0, 1, 0, 0]] * 3 + [[0, 0, 0, 1]] * 6), ["C"] * 3 + ["A"] * 3 + ["B"] * 3,
+        weight=0.5)
     pred = TileClassifier(TurnSensitiveSession(), scale=10.0, prototypes=protos).predict([marked])
-    # turned looks: C pulled to 0.5 * 10 = 5 against B 3; first look A 2, C 0. Mean: C 3.75
+    # turned looks: C pulled to 0.5 * 10 = 5, B to 1.5; first look A 1, C 0. Mean: C 3.75
     assert pred.readings()[0].label == "C"
 
 
@@ -243,3 +246,20 @@ def test_prototypes_never_change_whether_a_square_holds_a_tile_or_a_blank():
     assert np.allclose(out[:, 26:], probs[:, 26:])  # blank and empty untouched
     assert np.allclose(out.sum(1), 1)
     assert (out[:, :26].argmax(1) == letters).mean() > (probs[:, :26].argmax(1) == letters).mean()
+
+
+def test_prototypes_leave_alone_a_square_read_as_empty_or_as_a_letter_never_enrolled():
+    rng = np.random.default_rng(2)
+    protos, _, _ = venue(rng, informative=True)  # A, B, C and D enrolled
+    protos = Prototypes(protos.vectors, protos.labels, 0.8)
+    a, b, z, dot = (CLASSES.index(c) for c in "ABZ.")
+    probs = np.zeros((3, 28))
+    probs[0, [dot, a, b]] = 0.4, 0.3, 0.3  # an empty square whose letter share is split
+    probs[1, [z, a]] = 0.6, 0.4  # a Z: the venue's record held none
+    probs[2, [b, a]] = 0.6, 0.4  # an enrolled letter: the venue's tiles may say otherwise
+    adapted = np.zeros((3, 28))
+    adapted[:, a] = 10.0  # the prototypes all but certain of A
+    out = protos.letters(probs, adapted, 1.0)
+    assert np.array_equal(out[:2], probs[:2])
+    assert out[2].argmax() == a and out[2].sum() == pytest.approx(1)
+

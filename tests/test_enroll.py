@@ -238,3 +238,22 @@ def test_enroll_from_a_game_names_a_bad_record(tmp_path, capsys):
     args = parser.parse_args(["enroll", str(tmp_path / "none.mp4"), "--record", str(record)])
     assert args.func(args) == 2
     assert capsys.readouterr().err.count("\n") == 1
+
+
+def test_a_tile_seen_in_many_positions_makes_one_prototype():
+    from collections import Counter
+
+    from tilecast.vision.classify import TileClassifier
+    from tilecast.vision.enroll import GameEnrolment, record_positions
+
+    positions = record_positions(replayed(RECORD))
+    gathered = GameEnrolment(positions, [], [], Counter())
+    rng = np.random.default_rng(0)
+    crops = rng.integers(0, 255, (225, 16, 16, 3), np.uint8)
+    for index in (1, 1, 2, 2, 3, 3):  # each tile of ?AT read in six frames, of ?OG in four
+        assert gathered.add(positions[index], crops, np.arange(225), rng)
+    tiles = Counter(positions[3][positions[3] != "."])
+    protos = gathered.prototypes(TileClassifier.load())
+    letters = Counter(CLASSES[k] for k in protos.labels if CLASSES[k] != ".")
+    assert letters == tiles  # one prototype per tile on the board, however often it was read
+    assert 0.0 <= protos.weight <= 0.8

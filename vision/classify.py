@@ -117,10 +117,20 @@ class Prototypes:
     def letters(self, probabilities: np.ndarray, adapted: np.ndarray,
                 temperature: float) -> np.ndarray:
         """`probabilities` with their letter share spread over the letters as the adapted
-        logits say; the blank and empty-square probabilities unchanged."""
+        logits say; the blank and empty-square probabilities unchanged.
+
+        Only on cells the network reads as a letter the venue enrolled. A square it reads as
+        empty or as a blank keeps its reading: its letter share, gathered on one letter, could
+        outweigh the empty square. So does a tile it reads as a letter with no enrolled
+        example (a game's record may hold no Z): only the enrolled letters' logits move, and
+        the venue's other letters would draw it in (enrolled from one rendered game and reading
+        another, Z read as L or D in every frame)."""
         out = probabilities.copy()
-        share = probabilities[:, :LETTERS].sum(1, keepdims=True)
-        out[:, :LETTERS] = share * softmax(adapted[:, :LETTERS] / temperature)
+        enrolled = np.zeros(len(CLASSES), bool)
+        enrolled[self.labels[self.labels < LETTERS]] = True
+        cells = enrolled[probabilities.argmax(1)]
+        share = probabilities[cells, :LETTERS].sum(1, keepdims=True)
+        out[cells, :LETTERS] = share * softmax(adapted[cells, :LETTERS] / temperature)
         return out
 
     def save(self, path: str | Path) -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -178,6 +178,7 @@ class GameEnrolment:
     labels: list[str]
     used: Counter  # position index -> settled readings taken from it
     refused: int = 0  # settled readings that matched no position well enough
+    tiles: list[tuple[int, str]] = field(default_factory=list)  # each crop's square and label
 
     def add(self, read: np.ndarray, crops: np.ndarray, crop_of: np.ndarray,
             rng: np.random.Generator) -> bool:
@@ -197,12 +198,26 @@ class GameEnrolment:
         for square in keep:
             self.crops.append(crops[crop_of[square]])
             self.labels.append(str(truth[square]))
+            self.tiles.append((int(square), str(truth[square])))
         return True
 
     def prototypes(self, clf: TileClassifier) -> Prototypes:
-        """The venue's prototypes from every crop gathered, weighted by how much they help
-        (classify.choose_weight)."""
+        """The venue's prototypes, one per tile (and per empty square) gathered, weighted by
+        how much they help (classify.choose_weight).
+
+        A tile stays on its square, so each later position shows it again: its readings are
+        averaged into one. Kept apart, they would vouch for each other when the weight is
+        chosen (each tile judged by the others), and fill a cell's nearest examples with one
+        tile's twins (enrolled from one rendered game and reading another, the weight chosen
+        was the largest, and an I was read as T)."""
         if not self.crops:
             raise ValueError("no settled reading of the video matched a position of the record")
         pred = clf.with_prototypes(None).predict(self.crops)
-        return clf.prototypes_from(pred, self.labels)
+        kinds = list(dict.fromkeys(self.tiles))
+        which = np.array([kinds.index(t) for t in self.tiles])
+        embeddings = np.stack([pred.embeddings[which == k].mean(0) for k in range(len(kinds))])
+        embeddings /= np.linalg.norm(embeddings, axis=1, keepdims=True)
+        logits = np.stack([pred.logits[which == k].mean(0) for k in range(len(kinds))])
+        protos = Prototypes.from_embeddings(embeddings, [label for _, label in kinds])
+        weight = choose_weight(protos, logits, clf.scale, clf.temperature, clf.config)
+        return Prototypes(protos.vectors, protos.labels, weight)
