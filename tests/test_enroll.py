@@ -257,3 +257,23 @@ def test_a_tile_seen_in_many_positions_makes_one_prototype():
     letters = Counter(CLASSES[k] for k in protos.labels if CLASSES[k] != ".")
     assert letters == tiles  # one prototype per tile on the board, however often it was read
     assert 0.0 <= protos.weight <= 0.8
+
+
+def test_a_reading_the_wrong_way_round_is_matched_turned_back():
+    from collections import Counter
+
+    from tilecast.vision.enroll import GameEnrolment, record_positions
+
+    positions = record_positions(replayed(RECORD))
+    gathered = GameEnrolment(positions, [], [], Counter())
+    crops = np.arange(225)[:, None, None] * np.ones((225, 4, 4))  # crop i is filled with i
+    rng = np.random.default_rng(0)
+    # the reader took a mirrored feed turned a quarter for the board itself: what the record
+    # has on square (r, c) it reads on square (14 - c, 14 - r)
+    read = positions[2][::-1, ::-1].T
+    assert gathered.add(read, crops, np.arange(225), rng)
+    tiles = {lab: crop[0, 0] for crop, lab in zip(gathered.crops, gathered.labels, strict=True)
+             if lab != "."}
+    # the record's T stands on 8J (7, 9), its G on 10H (9, 7): cut where the reader saw them
+    assert tiles["T"] == (14 - 9) * 15 + (14 - 7) and tiles["G"] == (14 - 7) * 15 + (14 - 9)
+    assert {square for square, label in gathered.tiles if label == "T"} == {7 * 15 + 9}

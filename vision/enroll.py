@@ -169,6 +169,17 @@ def matching_position(read: np.ndarray, positions: list[np.ndarray]) -> tuple[in
     return best, shares[best]
 
 
+def _turned(board: np.ndarray, turns: int, mirrored: bool) -> np.ndarray:
+    """A [15, 15] board mirrored (across its diagonal), then turned `turns` quarters."""
+    return np.rot90(board.T if mirrored else board, turns)
+
+
+def _turned_back(board: np.ndarray, turns: int, mirrored: bool) -> np.ndarray:
+    """The inverse of _turned."""
+    back = np.rot90(board, -turns)
+    return back.T if mirrored else back
+
+
 @dataclass
 class GameEnrolment:
     """Labelled crops gathered from a recorded game's settled readings."""
@@ -183,22 +194,32 @@ class GameEnrolment:
     def add(self, read: np.ndarray, crops: np.ndarray, crop_of: np.ndarray,
             rng: np.random.Generator) -> bool:
         """Take a settled reading's crops (as the reader cut them; crop_of maps each board
-        square to its crop) if it shows a position of the record; say whether it did."""
-        index, share = matching_position(read, self.positions)
+        square to its crop) if it shows a position of the record; say whether it did.
+
+        A reading in another way round than the record (the reader alone has only its tiles'
+        votes to tell a mirrored or turned feed by, where a run has the words too) is matched
+        turned back: the record says which way is right."""
+        # (all eight ways: a few tiles read the wrong way round still leave 97% of the
+        # squares as on the empty board; the reader's own way first, so it wins a tie)
+        (index, share), (turns, mirrored) = max(
+            ((matching_position(_turned(read, k, m), self.positions), (k, m))
+             for m in (False, True) for k in range(4)), key=lambda found: found[0][1])
         if share < AGREE:
             self.refused += 1
             return False
         if self.used[index] >= PER_POSITION:
             return True
         self.used[index] += 1
-        truth = self.positions[index].ravel()
+        # each square of the reading: the record's label there, and the record's square
+        truth = _turned_back(self.positions[index], turns, mirrored).ravel()
+        where = _turned_back(np.arange(SIZE * SIZE).reshape(SIZE, SIZE), turns, mirrored).ravel()
         empty = np.flatnonzero(truth == ".")
         keep = np.r_[np.flatnonzero(truth != "."),
                      rng.choice(empty, min(EMPTY_PER_READING, len(empty)), replace=False)]
         for square in keep:
             self.crops.append(crops[crop_of[square]])
             self.labels.append(str(truth[square]))
-            self.tiles.append((int(square), str(truth[square])))
+            self.tiles.append((int(where[square]), str(truth[square])))
         return True
 
     def prototypes(self, clf: TileClassifier) -> Prototypes:
