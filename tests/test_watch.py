@@ -68,6 +68,31 @@ def test_the_readers_view_stays_when_its_first_play_is_of_words(wespa, english):
     assert view == 0 and voter.adopted is None and probs is truth
 
 
+def test_a_first_play_with_a_letter_misread_turns_the_view_by_the_word_one_letter_off(
+        wespa, english):
+    true, wrong = 5, 1
+    truth = board_probs("8D", "DNINN")  # DJINN, its J read surely as N
+    truth[in_square("K12")] = np.eye(len(CLASSES))[CLASSES.index("E")]  # a stray reading
+    cut = np.empty_like(truth)
+    cut[in_view(np.arange(225), true)] = truth
+    seen = Seen(wrong, in_view(np.arange(225), wrong))
+    # backwards, NNIND reads as USING only by reading five other letters: no evidence
+    recorder = Recorder(wespa, english, Lexicon(["DJINN", "USING"]))
+    voter = Voter([0, 3, 0, 0, 0, 2, 0, 0])
+    probs, view = _first_view(voter, seen, in_view(cut, wrong), recorder)
+    assert view == voter.adopted == true and np.array_equal(probs, truth)
+
+
+def test_tiles_that_make_no_play_in_any_view_leave_the_view_to_the_next_reading(
+        wespa, english):
+    probs = board_probs("8H", "A")  # one tile on the centre square...
+    probs[in_square("K12")] = np.eye(len(CLASSES))[CLASSES.index("E")]  # ...and a stray
+    voter = Voter([5, 0, 0, 0, 0, 0, 0, 0])
+    recorder = Recorder(wespa, english, Lexicon(["AD"]))
+    assert _first_view(voter, Seen(0, np.arange(225)), probs, recorder) is None
+    assert voter.adopted is None
+
+
 def test_words_read_counts_the_boards_lexicon_words_along_rows_and_columns():
     probs = board_probs("8D", "WINDY")
     probs[in_square("G7")] = np.eye(len(CLASSES))[CLASSES.index("A")]  # AD down from G7

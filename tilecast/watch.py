@@ -8,12 +8,13 @@ import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from string import ascii_uppercase
 from typing import Any
 
 import numpy as np
 
-from tilecast.engine.board import SIZE, Board
-from tilecast.engine.infer import CLASSES, EMPTY_CLASS, Inferred, infer_play
+from tilecast.engine.board import CENTRE, SIZE, Board
+from tilecast.engine.infer import CLASSES, EMPTY_CLASS, Inferred, infer_play, line_groups
 from tilecast.engine.lexicon import Lexicon
 from tilecast.entries import EVENTS, InputError, parse_entry
 from tilecast.observation import Observation
@@ -120,9 +121,11 @@ def watch(
                 view = reading.view
                 if probs is not None and first and session.recorder.lexicon is not None \
                         and (probs[:, EMPTY_CLASS] < 0.5).sum() >= 2:
-                    first = False
-                    probs, view = _first_view(reader, reading, probs, session.recorder, cfg)
-                    held = view
+                    decided = _first_view(reader, reading, probs, session.recorder, cfg)
+                    if decided is not None:
+                        first = False
+                        probs, view = decided
+                        held = view
                 if probs is not None and not replayed:
                     session.camera(Observation(probs, index, time, view, gate.emptied))
             if progress and total and (100 * (index + 1)) // total != (100 * index) // total:
@@ -143,38 +146,59 @@ def watch(
 
 
 def _first_view(reader: BoardReader, reading: Reading, probs: np.ndarray,
-                recorder: Recorder, cfg: WatchConfig = WATCH) -> tuple[np.ndarray, int]:
+                recorder: Recorder, cfg: WatchConfig = WATCH) -> tuple[np.ndarray, int] | None:
     """The first still reading with tiles, in the camera view whose tiles make a play of
     lexicon words on the empty board. A view mirrored or turned half round reads every word
     backwards (ZINNIA as AINNIZ), and the letters that would tell the tiles' way up may not
     (a serif A, a value-less hand-lettered face): the words can. The reader's own view stays
     when its play is one of words, or when no view's is (a view and its mirror turned a
     quarter read the same words: the tiles tell those apart); of several, the likeliest
-    reading, then the votes, choose. The reader reads on in the view chosen."""
+    reading, then the votes, choose. The reader reads on in the view chosen. None when the
+    tiles make no play in any view (a tile or two still being laid, a stray reading): the
+    next still reading decides."""
     cut = _cut(reading, probs)
 
     def play_in(view: int, lexicon: Lexicon | None) -> Inferred:
         seen = in_view(cut, view)
         added = [divmod(int(i), SIZE) for i in np.flatnonzero(seen[:, EMPTY_CLASS] < 0.5)]
-        return infer_play(Board(), seen.tolist(), added, recorder.tileset, lexicon)
+        # the run of tiles over the centre square, stray readings elsewhere aside
+        runs = [run for run in line_groups(Board(), added) if CENTRE in run] or [added]
+        return infer_play(Board(), seen.tolist(), max(runs, key=len), recorder.tileset, lexicon)
 
     # Words found only by reading other letters than those seen (another view, misread) are
     # no evidence: a view's words must be read about as surely as the tiles read at all.
-    read_as_seen = play_in(reading.view, None).probability
+    seen_play = play_in(reading.view, None)
+    if not seen_play.legal:  # (a play's shape is legal in every view or in none)
+        return None
+    read_as_seen = seen_play.probability
     best: tuple[float, float, int] | None = None
     for view in range(8):
         play = play_in(view, recorder.lexicon)
-        if not play.legal:
-            continue
+        if not play.legal or play.probability < cfg.first_view_odds * read_as_seen:
+            continue  # (the reader's own view too: NNIND is no evidence for USING)
         if view == reading.view:
             return probs, view
-        if play.probability >= cfg.first_view_odds * read_as_seen:
-            key = (play.probability, reader.votes[view], view)
-            best = key if best is None or key > best else best
+        key = (play.probability, reader.votes[view], view)
+        best = key if best is None or key > best else best
     if best is None:
-        return probs, reading.view
+        # No view reads a word as surely as the tiles read: a letter misread (DJINN read
+        # DNINN, mirrored NNIND). A view whose word is one letter from a lexicon word still
+        # tells the way round; the reader's own, if it is one, then the votes.
+        near = [v for v in range(8) if _one_letter_off(play_in(v, None).word, recorder.lexicon)]
+        if not near or reading.view in near:
+            return probs, reading.view
+        best = (0.0, 0.0, max(near, key=lambda v: (reader.votes[v], v)))
     reader.adopt(best[2])
     return in_view(cut, best[2]), best[2]
+
+
+def _one_letter_off(word: str, lexicon: Lexicon) -> bool:
+    """Whether a word of three letters or more (no blanks) is a lexicon word with one letter
+    changed; shorter words are one letter from too many."""
+    if len(word) < 3 or not word.isalpha() or not word.isupper():
+        return False
+    return any(word[:i] + ch + word[i + 1:] in lexicon
+               for i in range(len(word)) for ch in ascii_uppercase if ch != word[i])
 
 
 def _turn_by_words(reading: Reading, held: int, lexicon: Lexicon, recorded: Board) -> bool:
