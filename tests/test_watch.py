@@ -68,19 +68,27 @@ def test_the_readers_view_stays_when_its_first_play_is_of_words(wespa, english):
     assert view == 0 and voter.adopted is None and probs is truth
 
 
-def test_a_first_play_with_a_letter_misread_turns_the_view_by_the_word_one_letter_off(
+def test_a_first_play_with_a_letter_misread_turns_the_view_by_the_word_with_it_in_doubt(
         wespa, english):
     true, wrong = 5, 1
-    truth = board_probs("8D", "DNINN")  # DJINN, its J read surely as N
+    truth = board_probs("8D", "DNINN")  # DJINN, its J read as N...
+    truth[in_square("E8"), [CLASSES.index("N"), CLASSES.index("J")]] = 0.9, 0.08  # ...mostly
+    truth[in_square("E8"), EMPTY_CLASS] = 0.02
     truth[in_square("K12")] = np.eye(len(CLASSES))[CLASSES.index("E")]  # a stray reading
     cut = np.empty_like(truth)
     cut[in_view(np.arange(225), true)] = truth
     seen = Seen(wrong, in_view(np.arange(225), wrong))
-    # backwards, NNIND reads as USING only by reading five other letters: no evidence
+    # backwards, NNIND reads as USING only by reading other letters: no evidence; nor is
+    # DNINN as DJINN if its J is all but ruled out
     recorder = Recorder(wespa, english, Lexicon(["DJINN", "USING"]))
     voter = Voter([0, 3, 0, 0, 0, 2, 0, 0])
     probs, view = _first_view(voter, seen, in_view(cut, wrong), recorder)
     assert view == voter.adopted == true and np.array_equal(probs, truth)
+    truth[in_square("E8"), [CLASSES.index("N"), CLASSES.index("J")]] = 0.979, 0.001
+    cut[in_view(np.arange(225), true)] = truth
+    voter = Voter([0, 3, 0, 0, 0, 2, 0, 0])
+    probs, view = _first_view(voter, seen, in_view(cut, wrong), recorder)
+    assert view == wrong and voter.adopted is None
 
 
 def test_tiles_that_make_no_play_in_any_view_leave_the_view_to_the_next_reading(

@@ -8,7 +8,6 @@ import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from string import ascii_uppercase
 from typing import Any
 
 import numpy as np
@@ -30,6 +29,7 @@ class WatchConfig:
     """When the first play's words turn the camera view: the frame loop's tuning value."""
 
     first_view_odds: float = 0.5  # another view's words, against the tiles as read, to turn it
+    doubtful_view_odds: float = 0.02  # the same, where no view's words reach first_view_odds
 
 
 WATCH = WatchConfig()
@@ -151,7 +151,7 @@ def _first_view(reader: BoardReader, reading: Reading, probs: np.ndarray,
     lexicon words on the empty board. A view mirrored or turned half round reads every word
     backwards (ZINNIA as AINNIZ), and the letters that would tell the tiles' way up may not
     (a serif A, a value-less hand-lettered face): the words can. The reader's own view stays
-    when its play is one of words, or when no view's is (a view and its mirror turned a
+    when its play reads as words, or when no view's does (a view and its mirror turned a
     quarter read the same words: the tiles tell those apart); of several, the likeliest
     reading, then the votes, choose. The reader reads on in the view chosen. None when the
     tiles make no play in any view (a tile or two still being laid, a stray reading): the
@@ -165,40 +165,28 @@ def _first_view(reader: BoardReader, reading: Reading, probs: np.ndarray,
         runs = [run for run in line_groups(Board(), added) if CENTRE in run] or [added]
         return infer_play(Board(), seen.tolist(), max(runs, key=len), recorder.tileset, lexicon)
 
-    # Words found only by reading other letters than those seen (another view, misread) are
-    # no evidence: a view's words must be read about as surely as the tiles read at all.
     seen_play = play_in(reading.view, None)
     if not seen_play.legal:  # (a play's shape is legal in every view or in none)
         return None
     read_as_seen = seen_play.probability
-    best: tuple[float, float, int] | None = None
-    for view in range(8):
-        play = play_in(view, recorder.lexicon)
-        if not play.legal or play.probability < cfg.first_view_odds * read_as_seen:
-            continue  # (the reader's own view too: NNIND is no evidence for USING)
-        if view == reading.view:
-            return probs, view
-        key = (play.probability, reader.votes[view], view)
-        best = key if best is None or key > best else best
-    if best is None:
-        # No view reads a word as surely as the tiles read: a letter misread (DJINN read
-        # DNINN, mirrored NNIND). A view whose word is one letter from a lexicon word still
-        # tells the way round; the reader's own, if it is one, then the votes.
-        near = [v for v in range(8) if _one_letter_off(play_in(v, None).word, recorder.lexicon)]
-        if not near or reading.view in near:
+    plays = [play_in(view, recorder.lexicon) for view in range(8)]
+    # Words found only by reading other letters than those seen are no evidence (NNIND read
+    # as USING): a view's words must be read about as surely as the tiles read at all; failing
+    # that, with a letter in doubt (DJINN read DNINN, its J at 0.08 beside N). The reader's
+    # own view first each time, so that a word of another lexicon read in it (DELOPED, not in
+    # ENABLE) keeps it against a view that reads a word only with a letter the camera all but
+    # rules out (the backwards DEPOLED as DEPOSED).
+    for odds in (cfg.first_view_odds, cfg.doubtful_view_odds):
+        found = [(play.probability, reader.votes[view], view)
+                 for view, play in enumerate(plays)
+                 if play.legal and play.probability >= odds * read_as_seen]
+        if any(view == reading.view for *_, view in found):
             return probs, reading.view
-        best = (0.0, 0.0, max(near, key=lambda v: (reader.votes[v], v)))
-    reader.adopt(best[2])
-    return in_view(cut, best[2]), best[2]
-
-
-def _one_letter_off(word: str, lexicon: Lexicon) -> bool:
-    """Whether a word of three letters or more (no blanks) is a lexicon word with one letter
-    changed; shorter words are one letter from too many."""
-    if len(word) < 3 or not word.isalpha() or not word.isupper():
-        return False
-    return any(word[:i] + ch + word[i + 1:] in lexicon
-               for i in range(len(word)) for ch in ascii_uppercase if ch != word[i])
+        if found:
+            view = max(found)[2]
+            reader.adopt(view)
+            return in_view(cut, view), view
+    return probs, reading.view
 
 
 def _turn_by_words(reading: Reading, held: int, lexicon: Lexicon, recorded: Board) -> bool:
