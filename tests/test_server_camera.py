@@ -51,7 +51,7 @@ class Reader:
         self.previous = bright
         corners = self.manual if self.manual is not None else FOUND
         return SimpleNamespace(probs=probs_of(WINDY if bright else Board()), motion=motion,
-                               corners=corners, view=0)
+                               corners=corners, fix=np.float32(corners), view=0)
 
 
 @pytest.fixture

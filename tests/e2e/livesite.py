@@ -58,7 +58,8 @@ class StubReader:
         probs = np.zeros((225, len(CLASSES)))
         probs[:, EMPTY_CLASS] = 1
         corners = self.manual if self.manual is not None else found
-        return SimpleNamespace(probs=probs, motion=0.0, corners=corners, view=0)
+        return SimpleNamespace(probs=probs, motion=0.0, corners=corners, fix=np.float32(corners),
+                               view=0)
 
 
 @contextmanager
