@@ -123,7 +123,7 @@ def test_a_board_too_small_in_the_frame_is_alerted_once_and_still_read(tmp_path,
         s.close()
     alerts = [e for e in s.journal.entries if e["type"] == "alert"]
     assert [(a["kind"], a["severity"]) for a in alerts] == [("camera-resolution", "warning")]
-    assert "only 8 pixels wide" in alerts[0]["message"]
+    assert "only 8.0 pixels wide" in alerts[0]["message"]
     assert capsys.readouterr().err.count("tilecast: warning: the board's squares") == 1
     assert [t.word for t in s.game.turns] == ["WINDY"]  # read all the same
 

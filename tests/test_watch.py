@@ -241,3 +241,41 @@ def flipping_view() -> int:
     grid = np.arange(225).reshape(15, 15)
     return next(v for v in range(1, 8) if np.array_equal(in_view(grid.ravel(), v),
                                                          grid[::-1].ravel()))
+
+
+class AfterAStray(BoardReader):
+    """Scripted readings in a wrong view of a mirrored feed: first a tile on the centre square
+    and a stray reading, then ZINNIA."""
+
+    def __init__(self, first: np.ndarray, then: np.ndarray, view: int) -> None:
+        super().__init__(classifier=None)
+        self.cuts, self.view = (first, then), view
+        self.votes[view] = 3
+
+    def read(self, frame: int) -> Reading:
+        order = in_view(np.arange(225), self.view)
+        return Reading(in_view(self.cuts[frame >= 8], self.view), 0.0, np.float32(FIX), 0,
+                       False, self.view, np.float32(FIX), order)
+
+
+def test_the_view_waits_for_a_reading_whose_tiles_make_a_play(tmp_path, wespa, english):
+    from tilecast.events import SessionInfo
+    from tilecast.pluginmanager import plugin_manager
+    from tilecast.session import Session
+    from tilecast.vision.stillness import StillConfig, StillnessGate
+    from tilecast.watch import watch
+
+    true, wrong = 5, 1
+    cuts = []
+    for board in (board_probs("8H", "Z"), board_probs("8D", "ZINNIA")):
+        board[in_square("K12")] = np.eye(len(CLASSES))[CLASSES.index("E")]  # a stray
+        cut = np.empty_like(board)
+        cut[in_view(np.arange(225), true)] = board
+        cuts.append(cut)
+    info = SessionInfo("b1", ("Ann", "Bob"), "wespa", str(tmp_path))
+    s = Session(info, Recorder(wespa, english, Lexicon(["ZINNIA"])),
+                plugin_manager(entry_points=False))
+    reader = AfterAStray(*cuts, wrong)
+    watch(s, reader, [(i, i * 0.5, i) for i in range(16)], StillnessGate(StillConfig(still_s=1.0)))
+    assert [(str(t.coord), t.word) for t in s.game.turns] == [("8D", "ZINNIA")]
+    assert reader.view == true

@@ -123,8 +123,12 @@ def watch(
                         and (probs[:, EMPTY_CLASS] < 0.5).sum() >= 2:
                     decided = _first_view(reader, reading, probs, session.recorder, cfg)
                     if decided is not None:
-                        first = False
                         probs, view = decided
+                    # (undecided only while nothing is recorded: a play the recorder takes
+                    # without a run over the centre, one joined to tiles it never saw, holds
+                    # the view it was read in)
+                    if decided is not None or not session.game.board.is_empty:
+                        first = False
                         held = view
                 if probs is not None and not replayed:
                     session.camera(Observation(probs, index, time, view, gate.emptied))
@@ -163,7 +167,9 @@ def _first_view(reader: BoardReader, reading: Reading, probs: np.ndarray,
         added = [divmod(int(i), SIZE) for i in np.flatnonzero(seen[:, EMPTY_CLASS] < 0.5)]
         # the run of tiles over the centre square, stray readings elsewhere aside
         runs = [run for run in line_groups(Board(), added) if CENTRE in run] or [added]
-        return infer_play(Board(), seen.tolist(), max(runs, key=len), recorder.tileset, lexicon)
+        run = max(runs, key=lambda run: (len(run), sum(1 - seen[r * SIZE + c, EMPTY_CLASS]
+                                                       for r, c in run)))
+        return infer_play(Board(), seen.tolist(), run, recorder.tileset, lexicon)
 
     seen_play = play_in(reading.view, None)
     if not seen_play.legal:  # (a play's shape is legal in every view or in none)
@@ -229,9 +235,10 @@ def words_read(probs: np.ndarray, lexicon: Lexicon) -> int:
 
 
 def _warn_if_small(session: Session, reading: Reading, time: float) -> None:
-    """When the board's squares are too small in the frame to read every letter, say so at
-    once (a live camera can still be moved, or set to more pixels) and tell the TD by a
-    journaled `camera-resolution` alert, once per game (a resumed run does not repeat it)."""
+    """When the board's squares are too small in the frame to read every letter at a run's
+    first reading, say so at once (a live camera can still be moved, or set to more pixels)
+    and tell the TD by a journaled `camera-resolution` alert, once per game (a resumed run
+    does not repeat it). Later changes of the fix are not checked again."""
     why = too_small(reading.fix)
     if not why or any(e.get("kind") == "camera-resolution" for e in session.journal.entries):
         return

@@ -234,8 +234,9 @@ class GameEnrolment:
         if not self.crops:
             raise ValueError("no settled reading of the video matched a position of the record")
         pred = clf.with_prototypes(None).predict(self.crops)
-        kinds = list(dict.fromkeys(self.tiles))
-        which = np.array([kinds.index(t) for t in self.tiles])
+        number = {tile: i for i, tile in enumerate(dict.fromkeys(self.tiles))}
+        kinds = list(number)
+        which = np.array([number[t] for t in self.tiles])
         embeddings = np.stack([pred.embeddings[which == k].mean(0) for k in range(len(kinds))])
         embeddings /= np.linalg.norm(embeddings, axis=1, keepdims=True)
         logits = np.stack([pred.logits[which == k].mean(0) for k in range(len(kinds))])

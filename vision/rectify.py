@@ -41,7 +41,7 @@ def too_small(corners: np.ndarray) -> str:
     px = cell_size_px(corners)
     if px >= LEGIBLE_PX:
         return ""
-    return (f"the board's squares are only {px:.0f} pixels wide, and letters are read "
+    return (f"the board's squares are only {px:.1f} pixels wide, and letters are read "
             f"reliably from about {LEGIBLE_PX:.0f}: some may be misread (use a higher "
             "resolution, or bring the camera nearer)")
 
