@@ -407,11 +407,13 @@ def test_a_page_refused_a_stream_says_so_and_goes_live_once_a_slot_is_free(tmp_p
                  max_streams=1) as (base, _):
         held = http.client.HTTPConnection(urllib.parse.urlparse(base).netloc, timeout=30)
         held.request("GET", "/api/boards/t1/events")  # the server's one stream slot
-        assert held.getresponse().status == 200
+        stream = held.getresponse()  # (kept: the response, dropped, would close the socket)
+        assert stream.status == 200
         page.goto(f"{base}/boards/t1")
         expect(page.locator("body")).to_have_class(has_class("stale"))
         expect(page.locator("[data-stale-note]")).to_be_visible()
         expect(page.locator("[data-stale-note]")).to_contain_text("Connection to the server lost")
+        stream.close()
         held.close()  # the slot comes back; the page's retry takes it
         expect(page.locator("[data-status]")).to_have_text("live", timeout=20_000)
         expect(page.locator("[data-stale-note]")).to_be_hidden()
