@@ -18,7 +18,8 @@ from typing import Any
 from tilecast.engine import game as g
 from tilecast.engine.tiles import TileSet
 
-ONCE = ("time-forfeit", "rack-in-doubt", "scoreless-end")  # kinds raised once per game
+# kinds raised once per game (camera-resolution: tilecast.watch, at a run's first reading)
+ONCE = ("time-forfeit", "rack-in-doubt", "scoreless-end", "camera-resolution")
 
 
 def letters_over(faces: Iterable[str], tileset: TileSet) -> dict[str, tuple[int, int]]:

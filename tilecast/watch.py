@@ -240,7 +240,7 @@ def _warn_if_small(session: Session, reading: Reading, time: float) -> None:
     and tell the TD by a journaled `camera-resolution` alert, once per game (a resumed run
     does not repeat it). Later changes of the fix are not checked again."""
     why = too_small(reading.fix)
-    if not why or any(e.get("kind") == "camera-resolution" for e in session.journal.entries):
+    if not why or "camera-resolution" in session.recorder.raised.kinds:
         return
     print(f"tilecast: warning: {why}", file=sys.stderr)
     session.submit({"type": "alert", "kind": "camera-resolution", "message": why,
