@@ -71,6 +71,20 @@ def test_a_stretched_grid_is_told_apart():
     assert pitch is not None and abs(pitch - 15 / 18) < 0.05
 
 
+def test_a_faint_grid_is_not_taken_for_a_stretched_one():
+    """A white board with faint lines, a fold line and scattered tiles: at the playing area,
+    a comb at 0.83 squares is about as strong as the grid's own, which once rejected the
+    right fit as stretched and chose the dark frame's edge, 1.8 squares out."""
+    from tilecast.vision.locate import order_corners
+    from tilecast.vision.render import render_still, scattered_board
+
+    image, truth = render_still(scattered_board(np.random.default_rng(1016)), seed=1016,
+                                hand=False)
+    assert truth["look"]["board"] == "white_modern"
+    fix = locate_board(image)
+    assert max_error_cells(fix.corners, order_corners(np.float32(truth["corners"]))) < 0.7
+
+
 def test_every_rejected_candidate_says_why():
     image = np.full((720, 1280, 3), 140, np.uint8)
     cv2.rectangle(image, (300, 100), (900, 650), (60, 60, 60), -1)  # a dark box, no grid

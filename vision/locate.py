@@ -200,14 +200,26 @@ def _judge(image: np.ndarray, source: str, start: np.ndarray, cfg: LocateConfig)
     return Candidate(source, fit.corners, fit.contrast, fit.lines, agreement, why)
 
 
+STRETCH_MARGIN = 1.25  # how much stronger than any unstretched comb a stretched one must be
+
+
 def stretched(gray: np.ndarray, corners: np.ndarray, tolerance: float) -> float | None:
     """The pitch, in squares, at which the grid's lines really repeat when that is not 1 (a
-    fit that maps 18 squares onto 15, say), else None."""
+    fit that maps 18 squares onto 15, say), else None.
+
+    Only a comb clearly stronger than the best one at a pitch of 1 counts: on a board whose
+    grid lines are faint, tile edges and a fold line can make a comb at another pitch about
+    as strong as the grid's own, while a truly stretched fit leaves the grid's lines well off
+    any comb of pitch 1."""
     view = warp_board(smooth_for_grid(gray, corners).astype(np.float32), corners, PX, 0.0)
     cols, rows = edge_profiles(edges(view), 0, view.shape[0])
     for profile in (cols, rows):
-        best = combs(np.pad(profile, 3 * PX, mode="reflect"), 1, (0.75, 1.1))
-        if best and abs(best[0].pitch / PX - 1) > tolerance:
+        padded = np.pad(profile, 3 * PX, mode="reflect")
+        best = combs(padded, 1, (0.75, 1.1))
+        if not best or abs(best[0].pitch / PX - 1) <= tolerance:
+            continue
+        unit = combs(padded, 1, (1 - tolerance, 1 + tolerance))
+        if not unit or best[0].score > STRETCH_MARGIN * unit[0].score:
             return best[0].pitch / PX
     return None
 
