@@ -33,7 +33,7 @@ from tilecast.vision.locate import (
     order_corners,
     track,
 )
-from tilecast.vision.rectify import cell_size_px
+from tilecast.vision.rectify import board_to_image, cell_size_px
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "real" / "board-corners"
 TOLERANCE = 0.25
@@ -103,6 +103,30 @@ def _hand_on_corner(img: np.ndarray, pts: np.ndarray) -> tuple[np.ndarray, np.nd
     return out, pts
 
 
+def _rack(img: np.ndarray, pts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A player's rack with seven tiles in front of the board's near edge (the side lowest in
+    the frame), hiding its last square and a half, as a camera behind a player sees it."""
+    out = img.copy()
+    to_image = board_to_image(pts)
+    near = max(range(4), key=lambda k: pts[k][1] + pts[(k + 1) % 4][1])  # side k: k to k+1
+
+    def on_board(quad: np.ndarray) -> np.ndarray:
+        centred = quad - 7.5
+        for _ in range(near):  # a quarter turn takes side 0 (v = 0) to side 1
+            centred = np.c_[-centred[:, 1], centred[:, 0]]
+        return cv2.perspectiveTransform(np.float32(centred + 7.5)[None], to_image)[0]
+
+    bar = np.float32([[2, -1.5], [13, -1.5], [13, 1.5], [2, 1.5]])
+    cv2.fillConvexPoly(out, on_board(bar).astype(np.int32), (50, 95, 150))
+    for k in range(7):
+        x = 2.6 + 1.45 * k
+        tile = np.float32([[x, -0.9], [x + 1.2, -0.9], [x + 1.2, 1.1], [x, 1.1]])
+        cv2.fillConvexPoly(out, on_board(tile).astype(np.int32), (190, 215, 230))
+        mark = np.float32([[x + 0.4, -0.4], [x + 0.8, -0.4], [x + 0.8, 0.6], [x + 0.4, 0.6]])
+        cv2.fillConvexPoly(out, on_board(mark).astype(np.int32), (40, 40, 40))
+    return out, pts
+
+
 STRESS: dict[str, Variant] = {
     "mirrored": _mirror,
     "turned 90": _turn90,
@@ -110,6 +134,7 @@ STRESS: dict[str, Variant] = {
     "dark": _dark,
     "hand": _hand,
     "hand on corner": _hand_on_corner,
+    "rack in front": _rack,
 }
 
 
