@@ -8,6 +8,7 @@ import tempfile
 from pathlib import Path
 
 import cv2
+import numpy as np
 import pytest
 
 from tilecast import pluginmanager
@@ -64,6 +65,9 @@ FAILED_RUNS = [
      ["decoding stopped at frame", "damaged.mp4", "g.gcg"]),
     ("annotate {steady} -o {tmp}/g.gcg --out-dir {tmp}/out", "read-only",
      ["out/board1.gcg", "cannot write the live record", "Permission denied", "g.gcg"]),
+    ("annotate {boardless} -o {tmp}/g.gcg", None,
+     ["boardless", "no board found in any of its 10 frames read", "no board-like outline",
+      "g.gcg"]),
 ]
 # Mistakes of the same list that the run rides out, recording all it reads (the journal and
 # the live record hold the whole run), then says and exits 1: it met bad input.
@@ -90,6 +94,10 @@ def places(tmp_path: Path) -> dict[str, str]:
         (tmp_path / name).mkdir()
         for i in range(20):
             shutil.copy(STILL, tmp_path / name / f"{i:04d}.jpg")
+    (tmp_path / "boardless").mkdir()  # a camera pointed at a bare table
+    for i in range(20):
+        cv2.imwrite(str(tmp_path / "boardless" / f"{i:04d}.jpg"), np.full((360, 640, 3), 120,
+                                                                          np.uint8))
     image = cv2.imread(str(STILL))
     for i in range(10, 20):  # (at --fps 6 the folder's even frames are read)
         cv2.imwrite(str(tmp_path / "shrinking" / f"{i:04d}.jpg"),
@@ -105,6 +113,7 @@ def places(tmp_path: Path) -> dict[str, str]:
         "frames": str(frames),
         "steady": str(tmp_path / "steady"),
         "shrinking": str(tmp_path / "shrinking"),
+        "boardless": str(tmp_path / "boardless"),
         "tmp": str(tmp_path / "scratch"),
         "file": str(tmp_path / "file"),
         "junk": str(tmp_path / "junk"),

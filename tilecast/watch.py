@@ -94,8 +94,10 @@ def watch(
     held = None
     troubles: list[str] = []
     size = None  # the first frame's (width, height)
+    count = 0
     try:
         for index, time, frame in frames:
+            count += 1
             replayed = index <= replay_until
             shape = getattr(frame, "shape", None)  # (a scripted source in a test has none)
             if shape is not None and size is None:
@@ -143,6 +145,10 @@ def watch(
             session.camera(Observation(probs, last[0], last[1], last[2], gate.emptied))
         for event in pending:
             _submit_event(session, event)
+        if count and last is None:  # (else an empty record would be all the user saw)
+            why = getattr(reader, "why", "")
+            troubles.append(f"no board found in any of its {count} frames read"
+                            + (f" (the last: {why})" if why else ""))
         return troubles
     finally:
         if progress and total:  # (the progress line ends, also when the source fails)
