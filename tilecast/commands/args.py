@@ -57,6 +57,17 @@ def positive_int(text: str) -> int:
     return value
 
 
+def port(text: str) -> int:
+    """argparse type of a TCP port to listen on (--port): a whole number from 1 to 65535."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if not 1 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"must be a port from 1 to 65535, got {text}")
+    return value
+
+
 def enrolled_arg(text: str) -> str:
     """argparse type of an enrolled --tileset: the path, once it reads as one (.npz from
     `tilecast enroll`), so a wrong one is said at once and not as a traceback mid-run."""

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tilecast.commands.args import add_plugin_options, enrolled_arg, positive, positive_int
+from tilecast.commands.args import add_plugin_options, enrolled_arg, port, positive, positive_int
 from tilecast.opening import Spec
 
 if TYPE_CHECKING:
@@ -45,7 +45,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="serve as the event's hall: every board from its edge through this "
                    "NATS JetStream broker (default: the event file's [nats] url, if any)")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on")
-    p.add_argument("--port", type=int, default=8080)
+    p.add_argument("--port", type=port, default=8080)
     p.add_argument("--max-streams", type=positive_int, default=256,
                    help="live streams (event streams, camera previews) open at once")
     p.add_argument("--fps", type=positive, default=Spec.fps, help="camera frames read per second")
