@@ -46,6 +46,7 @@ MISTAKES = [
     ("serve --still inf", ["--still", "inf"]),  # no --board: a serve gone ahead stops
     ("serve --max-streams 0", ["--max-streams", "0"]),
     ("serve --board a --port 99999", ["--port", "99999"]),  # once served on no port at all
+    ("serve", ["give at least one --board or an --event file"]),  # (once exit 1)
     ("enroll {still} --fps -2 -o {tmp}/t.npz", ["--fps", "-2"]),
     ("annotate {frames} -o {tmp}/g.gcg --corners nan,0,400,0,400,400,0,400", ["--corners"]),
     ("annotate {frames} -o {tmp}/g.gcg --corners inf,0,400,0,400,400,0,400", ["--corners"]),

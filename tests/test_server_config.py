@@ -101,5 +101,5 @@ def test_serve_builds_its_config_from_arguments_event_file_and_environment(tmp_p
 
 
 def test_serve_needs_a_board():
-    with pytest.raises(SystemExit, match="at least one --board"):
+    with pytest.raises(ConfigError, match="at least one --board"):
         serve.build_config(parse([]), {})

@@ -60,14 +60,21 @@ def build_config(
 ) -> tuple[ServerConfig, list[str]]:
     """The server configuration the arguments and environment describe, and which tokens
     were generated (to print them)."""
-    from tilecast.server.config import ServerConfig, board_arg, broker, load_event, token
+    from tilecast.server.config import (
+        ConfigError,
+        ServerConfig,
+        board_arg,
+        broker,
+        load_event,
+        token,
+    )
 
     settings, boards = load_event(args.event) if args.event else ({}, [])
     defaults = {"profile": args.profile, "lexicon": args.lexicon, "delay": args.delay,
                 "tileset": args.tileset or ""}
     boards += [board_arg(text, defaults) for text in args.board]
     if not boards:
-        raise SystemExit("tilecast serve: give at least one --board or an --event file")
+        raise ConfigError("give at least one --board or an --event file")
     out_dir = args.out_dir or Path(settings.get("out_dir", "tilecast-out"))
     operator, new_operator = token(env, "TILECAST_OPERATOR_TOKEN")
     td, new_td = token(env, "TILECAST_TD_TOKEN")
