@@ -91,6 +91,12 @@ def built_ins() -> list[tuple[str, object]]:
     ]
 
 
+def plugin_names() -> list[str]:
+    """The names a plugin can be switched off by: the built-ins and the installed ones."""
+    installed = [ep.name for ep in metadata.entry_points(group=hookspecs.PROJECT)]
+    return sorted({name for name, _ in built_ins()} | set(installed))
+
+
 def plugin_manager(
     extra: Iterable[object] = (), entry_points: bool = True, *, disabled: Iterable[str] = ()
 ) -> pluggy.PluginManager:

@@ -15,8 +15,20 @@ CORNERS_HELP = ("X1,Y1,...,X4,Y4: the playing area's four outer corners in pixel
 def add_plugin_options(p: argparse.ArgumentParser) -> None:
     """--disable-plugin NAME (repeatable): switch off a built-in or installed plugin by name."""
     p.add_argument("--disable-plugin", dest="disabled_plugins", action="append", default=[],
-                   metavar="NAME", help="switch off the plugin of this name (see tilecast "
+                   type=plugin_name, metavar="NAME", help="switch off the plugin of this name (see tilecast "
                    "plugins); repeatable")
+
+
+def plugin_name(text: str) -> str:
+    """argparse type of --disable-plugin: the name of a plugin there is (a misspelt one would
+    leave the plugin on without a word)."""
+    from tilecast.pluginmanager import plugin_names
+
+    names = plugin_names()
+    if text not in names:
+        raise argparse.ArgumentTypeError(f"no plugin named {text!r} (there are: "
+                                         f"{', '.join(names)})")
+    return text
 
 
 def corners_arg(text: str) -> np.ndarray:

@@ -7,6 +7,7 @@ import sys
 import time
 from pathlib import Path
 
+from tilecast.commands.errors import OutputError, check_writable
 from tilecast.config import load_profile, load_tileset
 from tilecast.engine.game import result
 from tilecast.engine.gcg import format_gcg
@@ -36,7 +37,9 @@ def run(args: argparse.Namespace) -> int:
     try:
         lexicon = load_lexicon(args.lexicon)
         rules, tileset = load_profile(args.profile), load_tileset(args.tileset)
-    except (OSError, ValueError) as exc:
+        if args.output is not None:
+            check_writable("-o", args.output)
+    except (OSError, ValueError, OutputError) as exc:
         print(f"tilecast selfplay: {exc}", file=sys.stderr)
         return 2
     name = "ENABLE" if args.lexicon == DEFAULT else Path(args.lexicon).stem
