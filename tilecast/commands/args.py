@@ -15,8 +15,8 @@ CORNERS_HELP = ("X1,Y1,...,X4,Y4: the playing area's four outer corners in pixel
 def add_plugin_options(p: argparse.ArgumentParser) -> None:
     """--disable-plugin NAME (repeatable): switch off a built-in or installed plugin by name."""
     p.add_argument("--disable-plugin", dest="disabled_plugins", action="append", default=[],
-                   type=plugin_name, metavar="NAME", help="switch off the plugin of this name (see tilecast "
-                   "plugins); repeatable")
+                   type=plugin_name, metavar="NAME",
+                   help="switch off the plugin of this name (see tilecast plugins); repeatable")
 
 
 def plugin_name(text: str) -> str:
