@@ -73,6 +73,11 @@ class Preview:
     def votes(self) -> np.ndarray:
         return self.reader.votes
 
+    @property
+    def why(self) -> str:
+        """Why the last frame gave no reading ('' when it gave one)."""
+        return getattr(self.reader, "why", "")
+
     def adopt(self, view: int) -> None:
         self.reader.adopt(view)
 

@@ -48,8 +48,8 @@ MISTAKES = [
     ("serve --board a --port 99999", ["--port", "99999"]),  # once served on no port at all
     ("serve", ["give at least one --board or an --event file"]),  # (once exit 1)
     ("plugins --disable-plugin consol", ["--disable-plugin", "consol", "console"]),
-    ("selfplay -o {file}/g.gcg", ["-o", "file/g.gcg", "not a folder"]),  # (once a traceback)
-    ("selfplay -o {tmp}", ["-o", "is a folder"]),
+    ("selfplay -o {file}/g.gcg", ["-o", "file/g.gcg", "cannot write there"]),  # (a traceback)
+    ("selfplay -o {tmp}", ["-o", "cannot write there", "Is a directory"]),
     ("annotate {frames} -o {tmp}/g.gcg --disable-plugin alert", ["--disable-plugin", "alert"]),
     ("enroll {still} --fps -2 -o {tmp}/t.npz", ["--fps", "-2"]),
     ("annotate {frames} -o {tmp}/g.gcg --corners nan,0,400,0,400,400,0,400", ["--corners"]),

@@ -10,7 +10,7 @@ import argparse
 import shutil
 from pathlib import Path
 
-from tilecast.commands.args import positive
+from tilecast.commands.args import port, positive
 from tilecast.opening import Spec
 
 
@@ -19,7 +19,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--seed", type=int, default=23, help="which game to play and film")
     p.add_argument("--out-dir", type=Path, default=Path("demo-out"))
     p.add_argument("--host", default="127.0.0.1")
-    p.add_argument("--port", type=int, default=8080)
+    p.add_argument("--port", type=port, default=8080)
     p.add_argument("--fps", type=positive, default=5.0, help="frames per second of the video")
     p.set_defaults(func=run)
 

@@ -7,7 +7,7 @@ import sys
 import time
 from pathlib import Path
 
-from tilecast.commands.errors import OutputError, check_writable
+from tilecast.commands.errors import reason
 from tilecast.config import load_profile, load_tileset
 from tilecast.engine.game import result
 from tilecast.engine.gcg import format_gcg
@@ -37,9 +37,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         lexicon = load_lexicon(args.lexicon)
         rules, tileset = load_profile(args.profile), load_tileset(args.tileset)
-        if args.output is not None:
-            check_writable("-o", args.output)
-    except (OSError, ValueError, OutputError) as exc:
+    except (OSError, ValueError) as exc:
         print(f"tilecast selfplay: {exc}", file=sys.stderr)
         return 2
     name = "ENABLE" if args.lexicon == DEFAULT else Path(args.lexicon).stem
@@ -50,7 +48,12 @@ def run(args: argparse.Namespace) -> int:
     if args.output is None:
         sys.stdout.write(text)
     else:
-        args.output.write_text(text, encoding="utf-8")
+        try:  # (a device such as /dev/stdout is fine, so no check beforehand)
+            args.output.write_text(text, encoding="utf-8")
+        except OSError as exc:
+            print(f"tilecast selfplay: -o {args.output}: cannot write there: {reason(exc)}",
+                  file=sys.stderr)
+            return 2
     final = result(game.game)
     print(
         f"seed {args.seed}: {final.scores[0]}-{final.scores[1]}, "
