@@ -154,7 +154,8 @@ def rendered_stills(n: int, hand: bool | None) -> Iterator[Sample]:
         board = scattered_board(np.random.default_rng(seed))
         img, truth = render_still(board, seed=seed, hand=hand)
         look = truth["look"]
-        name = f"seed {seed} ({look['board']}, {look['tiles']}, tilt {look['tilt']})"
+        tiles = sum(ch != "." for row in board.rows() for ch in row)
+        name = f"seed {seed} ({look['board']}, {look['tiles']}, tilt {look['tilt']}, {tiles} tiles)"
         yield name, img, order_corners(np.float32(truth["corners"]))
 
 
@@ -203,6 +204,12 @@ def evaluate(samples: Iterable[Sample], cfg: LocateConfig, variant: Variant | No
     }
 
 
+def _tiles(name: str) -> int | None:
+    """The tile count a rendered still's name ends with, else None."""
+    tail = name.rsplit(", ", 1)[-1]
+    return int(tail.split()[0]) if tail.endswith(" tiles)") else None
+
+
 def report(name: str, result: dict) -> None:
     e = result["errors"]
     hits = int((e <= TOLERANCE).sum())
@@ -211,6 +218,15 @@ def report(name: str, result: dict) -> None:
         f"{name}: {hits}/{len(e)} within {TOLERANCE} cell ({100 * hits / len(e):.1f}%), "
         f"{len(found)} found"
     )
+    print(f"  fixes more than half a square off (worse than a miss: read without a word): "
+          f"{int((found > 0.5).sum())}")
+    counts = [_tiles(n) for n in result["names"]]
+    if all(c is not None for c in counts):  # rendered: a set holds 100 tiles, scatters more
+        real = np.array(counts) <= 100
+        print(f"  of the {int(real.sum())} with at most a set's 100 tiles: "
+              f"{int((e[real] <= TOLERANCE).sum())} within {TOLERANCE} cell, "
+              f"{int(np.isinf(e[real]).sum())} missed, {int((e[real] > 0.5).sum())} more than "
+              "half a square off or missed")
     if len(found):
         print(f"  error (cells): median {np.median(found):.3f}, worst {found.max():.3f}")
         print(f"  corner order differs from the labels' on {result['reordered']}")
