@@ -85,6 +85,19 @@ def test_a_faint_grid_is_not_taken_for_a_stretched_one():
     assert max_error_cells(fix.corners, order_corners(np.float32(truth["corners"]))) < 0.7
 
 
+def test_a_fit_faint_in_both_grid_and_layout_is_no_fix():
+    """A hand over a white board (74 tiles): the network's outline, 2.2 squares off, passed both
+    the contrast and the layout threshold, only just; read, it would have put every tile on
+    the wrong square without a word. Missed, the next frame tries again."""
+    from tilecast.vision.render import render_still, scattered_board
+
+    image, truth = render_still(scattered_board(np.random.default_rng(1097)), seed=1097,
+                                hand=True)
+    assert truth["look"]["board"] == "white_modern"
+    with pytest.raises(BoardNotFound, match="both faint"):
+        locate_board(image)
+
+
 def test_every_rejected_candidate_says_why():
     image = np.full((720, 1280, 3), 140, np.uint8)
     cv2.rectangle(image, (300, 100), (900, 650), (60, 60, 60), -1)  # a dark box, no grid

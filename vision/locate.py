@@ -45,6 +45,10 @@ class LocateConfig:
     min_lines: int = 12  # grid lines (of 32) the last refinement pass must have found
     track_shift: float = 1.0  # cells a tracked corner may move from the fix being followed
     stretch: float = 0.07  # a grid whose lines repeat at a pitch this far from 1 is stretched
+    # BoardFix.quality a first fix needs: a fit only just over both the contrast and the layout
+    # thresholds (each lenient, for boards weak in one of them) was a wrong fit in every case
+    # measured (rendered stills, and real photos with a box over the near edge)
+    min_quality: float = 0.06
 
 
 @dataclass(frozen=True)
@@ -197,6 +201,9 @@ def _judge(image: np.ndarray, source: str, start: np.ndarray, cfg: LocateConfig)
         why = f"grid contrast {fit.contrast:.2f}, needs {cfg.min_contrast}"
     elif agreement < cfg.min_agreement:
         why = f"premium layout explains {agreement:.2f} of the colours, needs {cfg.min_agreement}"
+    elif (q := _quality_of(fit.contrast, fit.lines, agreement)) < cfg.min_quality:
+        why = (f"grid and premium layout both faint (quality {q:.2f}, needs "
+               f"{cfg.min_quality})")
     return Candidate(source, fit.corners, fit.contrast, fit.lines, agreement, why)
 
 
@@ -225,7 +232,11 @@ def stretched(gray: np.ndarray, corners: np.ndarray, tolerance: float) -> float 
 
 
 def _quality(c: Candidate) -> float:
-    q = min(1.0, (c.contrast - 1.0) / 4.0) * min(1.0, c.lines / 28) * min(1.0, c.agreement / 0.3)
+    return _quality_of(c.contrast, c.lines, c.agreement)
+
+
+def _quality_of(contrast: float, lines: int, agreement: float) -> float:
+    q = min(1.0, (contrast - 1.0) / 4.0) * min(1.0, lines / 28) * min(1.0, agreement / 0.3)
     return float(np.clip(q, 0.0, 1.0))
 
 
