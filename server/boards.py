@@ -76,7 +76,7 @@ class Preview:
     @property
     def why(self) -> str:
         """Why the last frame gave no reading ('' when it gave one)."""
-        return getattr(self.reader, "why", "")
+        return self.reader.why
 
     def adopt(self, view: int) -> None:
         self.reader.adopt(view)

@@ -227,8 +227,8 @@ def annotate(
     """Record a video (or folder of frames) offline, as fast as it reads, resuming from the
     journal in the spec's `out_dir`; write the GCG to `output` and return the game (a file
     that stops decoding partway, or a plugin that stops the run: the GCG of what was read, then
-    SourceDamaged or hookspecs.StopRun; bad input ridden out, a source in which no frame shows
-    a board among it: the whole GCG, then RiddenOut).
+    SourceDamaged or hookspecs.StopRun; bad input ridden out, or no board in any frame: the
+    whole GCG, then RiddenOut).
     `pm`
     defaults to the built-in and installed plugins; `events` are the operator entries the
     camera cannot see (tilecast.watch.load_events); `tap` wraps the frame source (a benchmark

@@ -78,7 +78,7 @@ def locate_board(image: np.ndarray, cfg: LocateConfig | None = None) -> BoardFix
     best = _best(candidates)
     if best is None:
         raise BoardNotFound(_reasons(candidates))
-    return BoardFix(best.corners, _quality(best))
+    return BoardFix(best.corners, _quality(best.contrast, best.lines, best.agreement))
 
 
 def fitted_candidates(image: np.ndarray, cfg: LocateConfig | None = None) -> list[Candidate]:
@@ -201,7 +201,7 @@ def _judge(image: np.ndarray, source: str, start: np.ndarray, cfg: LocateConfig)
         why = f"grid contrast {fit.contrast:.2f}, needs {cfg.min_contrast}"
     elif agreement < cfg.min_agreement:
         why = f"premium layout explains {agreement:.2f} of the colours, needs {cfg.min_agreement}"
-    elif (q := _quality_of(fit.contrast, fit.lines, agreement)) < cfg.min_quality:
+    elif (q := _quality(fit.contrast, fit.lines, agreement)) < cfg.min_quality:
         why = (f"grid and premium layout both faint (quality {q:.2f}, needs "
                f"{cfg.min_quality})")
     return Candidate(source, fit.corners, fit.contrast, fit.lines, agreement, why)
@@ -231,11 +231,7 @@ def stretched(gray: np.ndarray, corners: np.ndarray, tolerance: float) -> float 
     return None
 
 
-def _quality(c: Candidate) -> float:
-    return _quality_of(c.contrast, c.lines, c.agreement)
-
-
-def _quality_of(contrast: float, lines: int, agreement: float) -> float:
+def _quality(contrast: float, lines: int, agreement: float) -> float:
     q = min(1.0, (contrast - 1.0) / 4.0) * min(1.0, lines / 28) * min(1.0, agreement / 0.3)
     return float(np.clip(q, 0.0, 1.0))
 

@@ -71,11 +71,8 @@ def positive_int(text: str) -> int:
 
 def port(text: str) -> int:
     """argparse type of a TCP port to listen on (--port): a whole number from 1 to 65535."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if not 1 <= value <= 65535:
+    value = positive_int(text)
+    if value > 65535:
         raise argparse.ArgumentTypeError(f"must be a port from 1 to 65535, got {text}")
     return value
 
