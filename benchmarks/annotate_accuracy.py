@@ -135,11 +135,14 @@ def main() -> None:
     parser.add_argument("--rethinks", type=float, default=0.0,
                         help="share of plays first laid with two tiles swapped, then put right "
                              "after a rest (the player rethinks before the next turn)")
+    parser.add_argument("--spins", type=float, default=0.0,
+                        help="share of turns after which the board is turned on its turntable "
+                             "(a quarter or half turn)")
     parser.add_argument("--only", default="",
                         help="comma-separated game names (as the report names them): just these")
     parser.add_argument("--reuse", action="store_true",
                         help="annotate videos already rendered in the workdir again (as they "
-                             "were rendered, whatever --rests or --rethinks say now)")
+                             "were rendered, whatever --rests, --rethinks or --spins say now)")
     args = parser.parse_args()
     try:
         rests = tuple(float(x) for x in args.rests.split(","))
@@ -159,7 +162,7 @@ def main() -> None:
         truth_path = video.with_suffix(".truth.json")
         if not (args.reuse and video.exists() and truth_path.exists()):
             truth_path = render_game(turns, video, seed=seed, fps=args.fps, rests=rests,
-                                     rethinks=args.rethinks)
+                                     rethinks=args.rethinks, spins=args.spins)
         truth = json.loads(truth_path.read_text())
         events = args.workdir / f"{name}.events.jsonl"
         events_file(truth, turns, game, events)

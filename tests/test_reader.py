@@ -444,3 +444,29 @@ def test_in_view_orders_the_cut_as_the_reader_does(way):
     assert reading.view == way
     assert np.array_equal(reading.probs, in_view(cut, way))
     assert np.array_equal(reading.crop_of, in_view(np.arange(225), way))
+
+
+@pytest.mark.parametrize("seed", [3, 9])
+def test_a_board_turned_on_its_turntable_is_found_where_it_stands(seed):
+    from dataclasses import replace
+
+    from tilecast.engine.board import Board, parse_coord
+    from tilecast.engine.play import placements_for
+    from tilecast.vision.render.camera import turned
+    from tilecast.vision.render.scene import draw_scene_look
+    from tilecast.vision.render.video import render_still
+
+    board = Board()
+    for coord, word in (("8D", "WINDY"), ("G7", "AD"), ("K3", "QUOTA")):
+        board = board.with_tiles((p.row, p.col, p.tile)
+                                 for p in placements_for(board, parse_coord(coord), word))
+    look = replace(draw_scene_look(np.random.default_rng(seed), (960, 540)), shake=0.0)
+    reader = BoardReader(TileClassifier.load())
+    # a quarter turn, eased in and out: the view shifts by whole squares while it turns
+    for degrees in (0, 0, 0, 15, 40, 65, 80, 88, 90, 90):
+        frame, truth = render_still(board, seed, hand=False,
+                                    look=replace(look, camera=turned(look.camera, degrees)))
+        reading = reader.read(frame)
+    corners = np.float32(truth["corners"])
+    off = np.linalg.norm(reading.fix[:, None] - corners[None], axis=2).min(1).max()
+    assert off < 0.25 * cell_size_px(corners)

@@ -115,3 +115,27 @@ def test_a_rethought_play_is_laid_with_two_tiles_swapped_then_put_right_under_a_
         own = [c for c in timeline.changes if starts[i] <= c.t < starts[i + 1]]
         first_pick = next(c for c in own if not c.put)
         assert first_pick.t - own[len(turns[i].placed) - 1].t > 2.0
+
+
+def test_a_board_is_turned_on_its_turntable_between_turns_with_no_hand_over_it():
+    turns = selfplay_script(4)[:6]
+    looks = (draw_hand_look(np.random.default_rng(1)), draw_hand_look(np.random.default_rng(2)))
+    plain = plan(turns, (2, 0), looks, np.random.default_rng(0))
+    assert plain.spins == () and plain.turned(plain.duration) == 0
+    timeline = plan(turns, (2, 0), looks, np.random.default_rng(0), spins=1.0)
+    assert len(timeline.spins) == len(turns)  # one after every turn
+    total = 0.0
+    for spin in timeline.spins:
+        assert spin.by in (90.0, -90.0, 180.0)
+        during = np.linspace(spin.t0, spin.t1, 12)
+        assert not any(r.at(t) is not None for r in timeline.reaches for t in during)
+        assert not any(spin.t0 <= c.t <= spin.t1 for c in timeline.changes)
+        assert abs(timeline.turned((spin.t0 + spin.t1) / 2) - total - spin.by / 2) < 1e-6
+        total += spin.by
+        assert timeline.turned(spin.t1) == total
+    slow = spread(timeline, timeline.duration * 3)
+    starts = np.array(timeline.turn_starts)
+    for spin, later in zip(timeline.spins, slow.spins, strict=True):
+        turn = np.searchsorted(starts, spin.t0) - 1
+        assert np.searchsorted(np.array(slow.turn_starts), later.t0) - 1 == turn
+        assert abs((later.t1 - later.t0) - (spin.t1 - spin.t0)) < 1e-9

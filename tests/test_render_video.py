@@ -161,3 +161,16 @@ def test_render_game_writes_video_and_frames(tmp_path):
     first = cv2.imread(str(tmp_path / "frames" / "frame_00000.jpg"))
     assert first.shape == (180, 320, 3)
     assert len(list((tmp_path / "frames").glob("*.jpg"))) == len(truth["frames"])
+
+
+def test_a_board_turned_on_its_turntable_shows_its_truth_at_the_turned_corners():
+    frames = list(render_frames(SCRIPT[:2], 6, fps=5, look=plain_look(6, True), spins=1.0))
+    angles = [rec["angle"] for _, rec in frames]
+    turning = [rec for (_, rec), before in zip(frames[1:], angles, strict=False)
+               if rec["angle"] != before]
+    assert turning and not any(rec["settled"] for rec in turning)
+    assert len({rec["rotation"] for _, rec in frames}) > 1  # corners run 1A, 1O, 15O, 15A
+    settled = [(img, rec) for img, rec in frames if rec["settled"]]
+    assert {rec["angle"] for _, rec in settled} >= {angles[0], angles[-1]}
+    for img, rec in settled:
+        assert_pixels_match_truth(img, rec)

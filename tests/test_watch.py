@@ -279,3 +279,78 @@ def test_the_view_waits_for_a_reading_whose_tiles_make_a_play(tmp_path, wespa, e
     watch(s, reader, [(i, i * 0.5, i) for i in range(16)], StillnessGate(StillConfig(still_s=1.0)))
     assert [(str(t.coord), t.word) for t in s.game.turns] == [("8D", "ZINNIA")]
     assert reader.view == true
+
+
+class Spun(BoardReader):
+    """Scripted readings of a board its players turn on its turntable: each frame's cut, and
+    the view the tiles now on it vote for (the running votes, cast before the turn, for 0)."""
+
+    def __init__(self, cuts: list[np.ndarray], ways: list[int]) -> None:
+        super().__init__(classifier=None)
+        self.cuts, self.ways, self.frame = cuts, ways, 0
+        self.votes[0] = 20.0
+
+    def read(self, frame: int) -> Reading:
+        self.frame = frame
+        return Reading(in_view(self.cuts[frame], self.view), 0.0, np.float32(FIX), 0, False,
+                       self.view, np.float32(FIX), in_view(np.arange(225), self.view))
+
+    def tiles_votes(self) -> np.ndarray:
+        return np.eye(8)[self.ways[self.frame]] * 5
+
+
+def cut_in(board: np.ndarray, view: int) -> np.ndarray:
+    """The cut a camera makes of `board` when the board reads in `view`."""
+    cut = np.empty_like(board)
+    cut[in_view(np.arange(225), view)] = board
+    return cut
+
+
+def watched(tmp_path, wespa, english, reader: BoardReader):
+    from tilecast.events import SessionInfo
+    from tilecast.pluginmanager import plugin_manager
+    from tilecast.session import Session
+    from tilecast.vision.stillness import StillConfig, StillnessGate
+    from tilecast.watch import watch
+
+    info = SessionInfo("b1", ("Ann", "Bob"), "wespa", str(tmp_path))
+    s = Session(info, Recorder(wespa, english, Lexicon(["WINDY", "AD"])),
+                plugin_manager(entry_points=False))
+    frames = [(i, i * 0.5, i) for i in range(len(reader.cuts))]
+    watch(s, reader, frames, StillnessGate(StillConfig(1.0)))
+    return s
+
+
+def test_a_board_turned_on_its_turntable_mid_game_is_read_turned(tmp_path, wespa, english):
+    windy = board_probs("8D", "WINDY")
+    ad = windy.copy()
+    ad[in_square("G7")] = np.eye(len(CLASSES))[CLASSES.index("A")]
+    # WINDY, then the board turned half round, then AD laid through its D
+    reader = Spun([windy] * 8 + [cut_in(windy, 2)] * 8 + [cut_in(ad, 2)] * 8,
+                  [0] * 8 + [2] * 16)
+    s = watched(tmp_path, wespa, english, reader)
+    assert [(str(t.coord), t.word) for t in s.game.turns] == [("8D", "WINDY"), ("G7", "A.")]
+    assert reader.view == 2
+    kinds = {e.get("kind") for e in s.journal.entries if e["type"] == "alert"}
+    assert "board-disturbed" not in kinds
+
+
+def test_a_board_turned_before_its_first_play_is_recorded_reads_as_its_tiles_vote(
+        tmp_path, wespa, english):
+    windy = board_probs("8D", "WINDY")
+    # turned a quarter before the gate read WINDY: the stale view reads it down from H4, a
+    # word too; the tiles on the board vote for the view that reads it across
+    turned = next(v for v in (1, 3) if np.array_equal(
+        in_view(cut_in(windy, v), 0), board_probs("H4", "WINDY")))
+    reader = Spun([windy] * 2 + [cut_in(windy, turned)] * 8, [0] * 2 + [turned] * 8)
+    s = watched(tmp_path, wespa, english, reader)
+    assert [(str(t.coord), t.word) for t in s.game.turns] == [("8D", "WINDY")]
+    assert reader.view == turned
+
+
+def test_a_view_the_tiles_do_not_vote_for_is_no_turn_of_the_board(tmp_path, wespa, english):
+    windy = board_probs("8D", "WINDY")
+    # the board read half round with the tiles voting as before: a misfit, not a turn
+    reader = Spun([windy] * 8 + [cut_in(windy, 2)] * 8, [0] * 16)
+    watched(tmp_path, wespa, english, reader)
+    assert reader.view == 0

@@ -30,6 +30,11 @@ class WatchConfig:
 
     first_view_odds: float = 0.5  # another view's words, against the tiles as read, to turn it
     doubtful_view_odds: float = 0.02  # the same, where no view's words reach first_view_odds
+    # A board turned on its turntable: the recorded tiles, as read where the record has them
+    # (their mean probability), in the held view and in the view that now reads them there.
+    turntable_lost: float = 0.4  # the held view reads them no better than this
+    turntable_found: float = 0.7  # another quarter turn reads them at least this well
+    turntable_tiles: int = 2  # recorded tiles off the centre square needed to tell
 
 
 WATCH = WatchConfig()
@@ -114,6 +119,12 @@ def watch(
                     and lexicon is not None \
                     and not _turn_by_words(reading, held, lexicon, session.game.board):
                 reading = reader.hold(reading, held)
+            # A board turned on its turntable: the record's tiles say how far, once there are
+            # any; before, the tiles now on the board do (the running votes lag behind).
+            turned = None if reading is None else _tiles_turned(reader, reading) if first \
+                else _turned_on_table(reading, session.game.board, reader.tiles_votes(), cfg)
+            if turned is not None:
+                reading = reader.hold(reading, turned)
             if reading is not None and last is None and not replayed:
                 _warn_if_small(session, reading, time)
             if reading is not None:
@@ -210,6 +221,45 @@ def _turn_by_words(reading: Reading, held: int, lexicon: Lexicon, recorded: Boar
     squares = [r * SIZE + c for r, c, _ in recorded.tiles()]
     return reading.view == _transposed(held) or np.array_equal(
         reading.probs[squares].argmax(1), before[squares].argmax(1))
+
+
+def _turned_on_table(reading: Reading, recorded: Board, votes: np.ndarray,
+                     cfg: WatchConfig) -> int | None:
+    """The view that reads the recorded tiles where the record has them, when the reading's
+    own no longer does and the tiles now on the board (their `votes`) agree: the board was
+    turned on its turntable (a quarter or half turn; the feed stays mirrored or not). None
+    while the reading's view still reads them, or no view does (a hand over the board, a
+    board knocked out of place), or the tiles vote for the reading's own (the view the votes
+    turned to: a first play's transpose, which only the tiles tell)."""
+    # (the centre square reads the same in every view: it tells none apart)
+    tiles = [(r, c, tile) for r, c, tile in recorded.tiles() if (r, c) != CENTRE]
+    if len(tiles) < cfg.turntable_tiles:
+        return None
+    squares = [r * SIZE + c for r, c, _ in tiles]
+    classes = [CLASSES.index(tile.face) for _, _, tile in tiles]
+    cut = _cut(reading)
+
+    def read_there(view: int) -> float:
+        return float(in_view(cut, view)[squares, classes].mean())
+
+    if read_there(reading.view) > cfg.turntable_lost:
+        return None
+    mirrored = reading.view // 4 * 4
+    best = max((v for v in range(mirrored, mirrored + 4) if v != reading.view), key=read_there)
+    if read_there(best) < cfg.turntable_found or votes[best] <= votes[reading.view]:
+        return None
+    return best
+
+
+def _tiles_turned(reader: BoardReader, reading: Reading) -> int | None:
+    """The view the tiles now on the board vote for, when clearly another than the reading's
+    (the running votes, cast since the first frame, lag behind a board turned on its
+    turntable); else None. Before the first play is recorded only: the record tells after."""
+    now, cfg = reader.tiles_votes(), reader.cfg
+    best = int(now.argmax())
+    if best != reading.view and now[best] > cfg.view_margin * now[reading.view] + cfg.view_lead:
+        return best
+    return None
 
 
 def _transposed(view: int) -> int:

@@ -39,6 +39,7 @@ class ReaderConfig:
     reads: int = 3  # still frames a square is read in when its reading changes (their mean)
     settled_share: float = 0.02  # share of squares changed since the last frame: a settled view
     refit_share: float = 0.1  # share of squares changed at once that has the grid fitted again
+    slide_sure: float = 0.2  # phase correlation peak below which a shift of the view is no slide
     refix_quality: float = 0.7  # a fix found after tracking failed must be this good, relative
     refix_patience: int = 15  # ... to the last, until this many poorer ones have been refused
     min_votes: int = 10  # confident tiles needed before the board's way decides a turned pair
@@ -235,10 +236,14 @@ class BoardReader:
                 if moved > self.cfg.jitter * cell_size_px(self.fix.corners) and grid_evidence(
                     frame, followed.corners
                 ) > grid_evidence(frame, self.fix.corners):
-                    self.fix = followed
-                self._tracked = small_view(frame, self.fix.corners)
-                self._refused = 0
-                return self.fix.corners, self._tracked
+                    if followed.quality >= self.cfg.refix_quality * self.fix.quality:
+                        self.fix = followed
+                    else:  # a far poorer fit: the lattice whole squares off (a board turned
+                        lost, self.fix = self.fix, None  # on its turntable); look afresh
+                if self.fix is not None:
+                    self._tracked = small_view(frame, self.fix.corners)
+                    self._refused = 0
+                    return self.fix.corners, self._tracked
         try:
             found = locate_board(frame, self.locate)
         except BoardNotFound:
@@ -269,10 +274,12 @@ class BoardReader:
         if self._tracked is None:
             return None, None
         view = small_view(frame, self.fix.corners)
-        (dx, dy), _ = cv2.phaseCorrelate(self._tracked, view)
-        if max(abs(dx), abs(dy)) > self.cfg.jitter * SMALL_PX:
-            return np.float32([dx, dy]) / SMALL_PX, view
         cfg = self.cfg
+        (dx, dy), response = cv2.phaseCorrelate(self._tracked, view)
+        if max(abs(dx), abs(dy)) > cfg.jitter * SMALL_PX:
+            # A view that matches itself only weakly when shifted did not slide: it turned
+            # (a board turned on its turntable), and the shift is noise.
+            return (np.float32([dx, dy]) / SMALL_PX if response >= cfg.slide_sure else None), view
         settled = (self._previous is not None
                    and changed_squares(self._previous, view, cfg).mean() < cfg.settled_share)
         if settled and changed_squares(self._tracked, view, cfg).mean() > cfg.refit_share:
@@ -381,14 +388,26 @@ class BoardReader:
 
     def hold(self, reading: Reading, view: int) -> Reading:
         """The same frame's reading in `view`, which the reader adopts (the board's words read
-        in it, not in the view the tiles' votes just turned to). Only the squares' order
-        changes: the turned pairs stay as read, and are read the held way from the next frame."""
+        in it, not in the view the tiles' votes just turned to; the board was turned on its
+        turntable), each rotation pair read the way `view` turns it."""
+        paired = self.votes.sum() >= self.cfg.min_votes  # (as read: see read)
         self.adopt(view)
         cut = np.empty_like(reading.probs)
         cut[reading.crop_of] = reading.probs
+        if paired:  # the pairs back as the classifier read them (a swap undoes itself)
+            cut = turned_pairs(cut, self._orient, reading.view, self.cfg)
+        cut = turned_pairs(cut, self._orient, view, self.cfg)
         mirrored, k = self._orientation()
         return Reading(in_view(cut, view), reading.motion, corners_1a(reading.fix, mirrored, k),
                        90 * k, mirrored, view, reading.fix, in_view(np.arange(225), view))
+
+    def tiles_votes(self) -> np.ndarray:
+        """[8] the votes of the tiles now on the board alone, each once, for the way its reads
+        turned it: unlike the running votes, they follow a board turned on its turntable."""
+        cfg, p, turn = self.cfg, self._probs, self._orient
+        sure = (p[:, EMPTY] < cfg.vote_empty) & (p.max(1) > cfg.vote_sure) & (p.argmax(1) < BLANK)
+        sure &= turn.max(1) > cfg.vote_turn
+        return np.bincount(turn[sure].argmax(1), minlength=8).astype(float)
 
     def _orientation(self) -> tuple[bool, int]:
         """Whether the feed is mirrored, and the quarter turns (counter-clockwise) of the board

@@ -11,7 +11,7 @@ few fixed-point steps.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -59,6 +59,16 @@ class Camera:
         """Size in pixels of one board square around board point (u, v)."""
         p = self.project(np.array([[u - 0.5, v], [u + 0.5, v], [u, v - 0.5], [u, v + 0.5]]))
         return float((np.linalg.norm(p[1] - p[0]) + np.linalg.norm(p[3] - p[2])) / 2)
+
+
+def turned(cam: Camera, degrees: float) -> Camera:
+    """The camera as it sees the board once the board is turned `degrees` on a turntable about
+    its centre (from row 1 towards column O): the camera moved round the board the other way,
+    so the board, its tiles and the hands keep their board coordinates."""
+    a = np.radians(degrees)
+    turn = np.array([[np.cos(a), -np.sin(a), 0.0], [np.sin(a), np.cos(a), 0.0], [0, 0, 1.0]])
+    centre = np.array([7.5, 7.5, 0.0])
+    return replace(cam, R=cam.R @ turn, C=centre + turn.T @ (cam.C - centre))
 
 
 def look_at(centre: np.ndarray, target: np.ndarray, up_hint: np.ndarray) -> np.ndarray:

@@ -60,11 +60,31 @@ class Change:
 
 
 @dataclass(frozen=True)
+class Spin:
+    """The board turned on its turntable by `by` degrees between t0 and t1, as players turn
+    it to read it or to face the one to move."""
+
+    t0: float
+    t1: float
+    by: float
+
+    def turned(self, t: float) -> float:
+        """Degrees turned by time t (eased in and out)."""
+        x = min(max((t - self.t0) / (self.t1 - self.t0), 0.0), 1.0)
+        return self.by * x * x * (3 - 2 * x)
+
+
+@dataclass(frozen=True)
 class Timeline:
     reaches: tuple[Reach, ...]
     changes: tuple[Change, ...]
     turn_starts: tuple[float, ...]
     duration: float
+    spins: tuple[Spin, ...] = ()
+
+    def turned(self, t: float) -> float:
+        """Degrees the board stands turned on its turntable at time t."""
+        return sum(s.turned(t) for s in self.spins)
 
 
 def off_board(side: int, along: float, reach: float = 9.0) -> np.ndarray:
@@ -81,13 +101,15 @@ def shoulder(side: int, along: float) -> np.ndarray:
 
 def plan(turns: list[RenderTurn], sides: tuple[int, int], looks: tuple[HandLook, HandLook],
          rng: np.random.Generator, rests: tuple[float, float] = (2.0, 4.0),
-         rethinks: float = 0.0) -> Timeline:
+         rethinks: float = 0.0, spins: float = 0.0) -> Timeline:
     """Timing of every hand movement and tile change for a script, with rests in between
     (`rests`: the shortest and longest pause after a turn, in seconds). A share `rethinks` of
     the plays that stand is first laid with two of its tiles the wrong way round; the player
-    looks at it for a rest, then swaps them, all before the turn ends."""
+    looks at it for a rest, then swaps them, all before the turn ends. After a share `spins`
+    of the turns the board is turned on its turntable, a quarter or half turn."""
     reaches: list[Reach] = []
     changes: list[Change] = []
+    spun: list[Spin] = []
     starts: list[float] = []
     t = float(rng.uniform(0.5, 1.2))
     speed = rng.uniform(14, 24)  # squares per second when travelling
@@ -187,9 +209,14 @@ def plan(turns: list[RenderTurn], sides: tuple[int, int], looks: tuple[HandLook,
             travel(keys, off_board(exit_side, rng.uniform(0, 15)), float(rng.uniform(3, 6)))
             reaches.append(Reach(i, who, sides[who], "cross", looks[who], tuple(keys), ()))
             t = keys[-1][0]
+        if spins and rng.random() < spins:
+            t += rng.uniform(0.4, 1.0)
+            span = float(rng.uniform(0.8, 1.6))
+            spun.append(Spin(t, t + span, float(rng.choice([90.0, -90.0, 180.0]))))
+            t += span
         t += rng.uniform(*rests)  # the next player thinks (real rests are longer still)
     return Timeline(tuple(reaches), tuple(sorted(changes, key=lambda c: c.t)), tuple(starts),
-                    t)
+                    t, tuple(spun))
 
 
 def spread(timeline: Timeline, duration: float) -> Timeline:
@@ -208,7 +235,11 @@ def spread(timeline: Timeline, duration: float) -> Timeline:
         replace(r, keys=tuple((later(r.turn, k[0]), *k[1:]) for k in r.keys),
                 holds=tuple((later(r.turn, a), later(r.turn, b), tile) for a, b, tile in r.holds))
         for r in timeline.reaches)
-    changes = tuple(
-        replace(c, t=later(int(np.searchsorted(starts, c.t, side="right")) - 1, c.t))
-        for c in timeline.changes)
-    return Timeline(reaches, changes, tuple(later(i, t) for i, t in enumerate(starts)), duration)
+    def turn_of(t: float) -> int:
+        return int(np.searchsorted(starts, t, side="right")) - 1
+
+    changes = tuple(replace(c, t=later(turn_of(c.t), c.t)) for c in timeline.changes)
+    spins = tuple(replace(s, t0=later(turn_of(s.t0), s.t0), t1=later(turn_of(s.t0), s.t1))
+                  for s in timeline.spins)
+    return Timeline(reaches, changes, tuple(later(i, t) for i, t in enumerate(starts)), duration,
+                    spins)

@@ -17,6 +17,7 @@ import numpy as np
 
 from tilecast.engine.board import SIZE, Board
 
+from .camera import turned
 from .hands import cast_shadow, hand_layers, paint_hand
 from .scene import CORNERS, Look, Scene, draw_scene_look
 from .script import RenderTurn
@@ -41,7 +42,8 @@ TRUTH_DOC = {
     "hand": "a hand (or a tile it holds) is in the frame",
     "turn": "index of the turn in progress (the last one begun), -1 before the first",
     "phase": "'place', 'withdraw', 'exchange', 'cross' while a hand is in the frame, else 'rest'",
-    "settled": "no hand in the frame and the board unchanged for at least half a second",
+    "settled": "no hand in the frame and the board unchanged and unturned for at least half a "
+               "second",
 }
 SETTLE_S = 0.5
 OCCLUDED_SHARE = 0.2
@@ -197,18 +199,33 @@ class _Shooter:
     """Takes the frames of one scene: background, hands, camera sway, feed, and the geometry
     truth of each frame."""
 
-    def __init__(self, scene: Scene, timeline: Timeline, fps: float,
-                 rng: np.random.Generator) -> None:
-        self.scene = scene
+    def __init__(self, scene: Scene, timeline: Timeline, fps: float, rng: np.random.Generator,
+                 seed: int) -> None:
+        self.scene, self.timeline, self.seed = scene, timeline, seed
+        self.turned = {0.0: (scene, _cell_samples(scene), scene.look.camera.project(CORNERS))}
         self.painter = _Painter(scene, timeline, fps, rng)
-        self.samples = _cell_samples(scene)
-        self.corners = scene.look.camera.project(CORNERS)
         self.overlay = scene.overlay_cover()  # in the unmirrored frame, for what it hides
         self.overlay_polys = _outlines(scene.overlay[1]) if scene.overlay else []
         self.sway = _sway(scene.look, rng) if scene.look.shake > 0 else None
 
+    def _view(self, t: float) -> tuple[Scene, np.ndarray, np.ndarray]:
+        """The scene as the board stands turned on its turntable at time t, its squares' sample
+        points and its corners: a turned board is the same table seen by a camera moved round
+        it, drawn with the same seed and the tiles as they lie."""
+        degrees = round(self.timeline.turned(t) % 360, 1)
+        if degrees not in self.turned:
+            look = replace(self.scene.look, camera=turned(self.scene.look.camera, degrees))
+            scene = Scene(look, self.seed)
+            scene.poses = self.scene.poses
+            self.turned[degrees] = (scene, _cell_samples(scene), look.camera.project(CORNERS))
+            if len(self.turned) > 6:  # (the turns in progress are seen once each)
+                del self.turned[next(k for k in self.turned if k % 90)]
+        return self.turned[degrees]
+
     def shoot(self, board: Board, t: float, index: int) -> tuple[np.ndarray, dict]:
-        scene, look, samples = self.scene, self.scene.look, self.samples
+        scene, samples, corners = self._view(t)
+        self.painter.scene = scene
+        look = scene.look
         width, height = scene.size
         frame = scene.background(board).copy()
         cover, phase = self.painter.paint(frame, t)
@@ -227,7 +244,7 @@ class _Shooter:
             hits |= _covered(self.overlay, moved.reshape(samples.shape))
         share = hits.mean(1).reshape(SIZE, SIZE)
         occluded = ["".join("1" if s >= OCCLUDED_SHARE else "0" for s in row) for row in share]
-        corners = _apply(m, self.corners)
+        corners = _apply(m, corners)
         rotation, angle = _orientation(corners)
         if look.mirrored:
             corners[:, 0] = width - 1 - corners[:, 0]
@@ -253,20 +270,22 @@ def _look_summary(look: Look) -> dict:
 def render_frames(turns: list[RenderTurn], seed: int, fps: float = 10.0,
                   size: tuple[int, int] = (1280, 720), look: Look | None = None,
                   duration: float | None = None, rests: tuple[float, float] = (2.0, 4.0),
-                  rethinks: float = 0.0) -> Iterator[tuple[np.ndarray, dict]]:
+                  rethinks: float = 0.0, spins: float = 0.0
+                  ) -> Iterator[tuple[np.ndarray, dict]]:
     """Every frame of the game (uint8 BGR) with its truth record; the first record also carries
     the video's look under 'look'. The look (styles, camera, light) is drawn from the seed unless
     given; its camera's size wins over `size`. `duration` (seconds) stretches the rests between
-    turns so the game lasts that long (see timeline.spread); `rests` and `rethinks` as in
-    timeline.plan."""
+    turns so the game lasts that long (see timeline.spread); `rests`, `rethinks` and `spins` as
+    in timeline.plan."""
     rng = np.random.default_rng(seed)
     drawn = draw_scene_look(rng, size)
     look = look or drawn
-    scene = Scene(look, int(rng.integers(2**31)))
-    timeline = plan(list(turns), look.player_sides, look.hands, rng, rests, rethinks)
+    scene_seed = int(rng.integers(2**31))
+    scene = Scene(look, scene_seed)
+    timeline = plan(list(turns), look.player_sides, look.hands, rng, rests, rethinks, spins)
     if duration is not None:
         timeline = spread(timeline, duration)
-    shooter = _Shooter(scene, timeline, fps, rng)
+    shooter = _Shooter(scene, timeline, fps, rng, scene_seed)
     board = Board()
     changes = list(timeline.changes)
     last_change, ci = -np.inf, 0
@@ -279,9 +298,10 @@ def render_frames(turns: list[RenderTurn], seed: int, fps: float = 10.0,
             last_change, ci = c.t, ci + 1
         frame, shot = shooter.shoot(board, t, f)
         turn = int(np.searchsorted(timeline.turn_starts, t, side="right")) - 1
+        spun = max((s.t1 for s in timeline.spins if s.t0 <= t), default=-np.inf)
         record = {"frame": f, "t": round(t, 3), "turn": turn,
                   "player": turns[turn].player if turn >= 0 else None, **shot,
-                  "settled": not shot["hand"] and t - last_change >= SETTLE_S}
+                  "settled": not shot["hand"] and t - max(last_change, spun) >= SETTLE_S}
         if f == 0:
             record["look"] = _look_summary(look)
         yield frame, record
@@ -295,7 +315,8 @@ def render_still(board: Board, seed: int, size: tuple[int, int] = (1280, 720),
     rng = np.random.default_rng(seed)
     drawn = draw_scene_look(rng, size)
     look = look or drawn
-    scene = Scene(look, int(rng.integers(2**31)))
+    scene_seed = int(rng.integers(2**31))
+    scene = Scene(look, scene_seed)
     reaches: tuple[Reach, ...] = ()
     if hand if hand is not None else rng.random() < 0.5:
         u, v = rng.uniform(0, 15, 2)
@@ -303,7 +324,7 @@ def render_still(board: Board, seed: int, size: tuple[int, int] = (1280, 720),
         player = int(rng.integers(2))
         reaches = (Reach(0, player, look.player_sides[player], "place", look.hands[player],
                          ((0.0, u, v, h), (1.0, u, v, h)), ()),)
-    shooter = _Shooter(scene, Timeline(reaches, (), (0.0,), 1.0), 10.0, rng)
+    shooter = _Shooter(scene, Timeline(reaches, (), (0.0,), 1.0), 10.0, rng, scene_seed)
     frame, shot = shooter.shoot(board, 0.5, 0)
     return frame, {**shot, "look": _look_summary(look)}
 
@@ -311,10 +332,10 @@ def render_still(board: Board, seed: int, size: tuple[int, int] = (1280, 720),
 def render_game(turns: list[RenderTurn], out: str | Path, seed: int = 0, fps: float = 10.0,
                 size: tuple[int, int] = (1280, 720), look: Look | None = None,
                 duration: float | None = None, rests: tuple[float, float] = (2.0, 4.0),
-                rethinks: float = 0.0) -> Path:
+                rethinks: float = 0.0, spins: float = 0.0) -> Path:
     """Render a game to `out`: an .mp4 file (written with the 'mp4v' codec, truth beside it as
     NAME.truth.json) or a folder of frame_NNNNN.jpg files with truth.json. Returns the truth
-    file's path. `duration`, `rests` and `rethinks` as in render_frames."""
+    file's path. `duration`, `rests`, `rethinks` and `spins` as in render_frames."""
     out = Path(out)
     frames: list[dict] = []
     writer = None
@@ -330,7 +351,7 @@ def render_game(turns: list[RenderTurn], out: str | Path, seed: int = 0, fps: fl
     quality = 90
     try:
         for frame, record in render_frames(turns, seed, fps, size, look, duration, rests,
-                                           rethinks):
+                                           rethinks, spins):
             if "look" in record:
                 summary = record.pop("look")
                 quality = int(summary["jpeg"]) or 92
