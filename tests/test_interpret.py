@@ -676,3 +676,18 @@ def test_a_third_blank_read_clearly_drops_the_recorded_blank_the_camera_now_read
     amended = [n[1]["alert"] for n in notes if n[0] == "alert"
                and n[1]["alert"].kind == "play-amended"]
     assert len(amended) == 1 and "an empty square on L8" in amended[0].message
+
+
+def test_a_play_rewritten_without_the_tile_that_joined_it_is_no_play(english, wespa):
+    from tilecast.engine.play import Placement
+    from tilecast.interpret import _rewritten
+
+    rec = recorder(english, wespa)
+    camera(rec, probs_of(put(Board(), "8D", "WINDY")))
+    before = rec.game
+    action = {"type": "play", "coord": "G6", "word": "Ab."}  # A, and a blank as B, down to D
+    # the blank on G7, read as an empty square after all, joined the A to the board: the A
+    # alone is no play (it used to stop the run with an IndexError)
+    assert _rewritten(action, before, (Placement(5, 6, Tile("A")),)) is None
+    mended = _rewritten(action, before, (Placement(5, 6, Tile("A")), Placement(6, 6, Tile("I"))))
+    assert (mended["coord"], mended["word"]) == ("G6", "AI.")

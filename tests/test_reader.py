@@ -326,18 +326,19 @@ def test_a_letter_turned_against_the_board_is_its_rotation_pair():
     from tilecast.vision.reader import turned_pairs
 
     n, z, m, w = (CLASSES.index(c) for c in "NZMW")
-    probs = np.full((4, 28), 0.01, np.float32)
+    probs = np.full((5, 28), 0.01, np.float32)
     probs[:2, n] = 0.8  # read N: one turned a quarter from the board's way, one not
     probs[2, m] = 0.8  # read M, half round
-    probs[3, n] = 0.8  # read N a quarter off, but the classifier unsure of the turn
-    orient = np.zeros((4, 8), np.float32)
+    probs[3:, n] = 0.8  # read N a quarter off, but the classifier unsure of the turn...
+    orient = np.zeros((5, 8), np.float32)
     board = 4 + 1  # a mirrored feed whose tiles all lie turned one quarter in the crops
     orient[0, 4 + 2] = 0.9
     orient[1, 4 + 1] = 0.9
     orient[2, 4 + 3] = 0.9
     orient[3, [4 + 2, 4 + 1]] = 0.5
-    out = turned_pairs(probs, orient, board)
-    assert [CLASSES[k] for k in out.argmax(1)] == ["Z", "N", "W", "N"]
+    orient[4, [4 + 2, 4 + 0, 4 + 1]] = 0.5, 0.35, 0.15  # ...or only of which quarter (an N
+    out = turned_pairs(probs, orient, board)  # reads the same half round): sideways, a Z
+    assert [CLASSES[k] for k in out.argmax(1)] == ["Z", "N", "W", "N", "Z"]
     assert out[0, z] == probs[0, n] and out[0, n] == probs[0, z]
     assert out[2, w] == probs[2, m]
 
@@ -446,8 +447,8 @@ def test_in_view_orders_the_cut_as_the_reader_does(way):
     assert np.array_equal(reading.crop_of, in_view(np.arange(225), way))
 
 
-@pytest.mark.parametrize("seed", [3, 9])
-def test_a_board_turned_on_its_turntable_is_found_where_it_stands(seed):
+@pytest.mark.parametrize("seed", [3, 9])  # looks whose turning views once moved the fix by
+def test_a_board_turned_on_its_turntable_is_found_where_it_stands(seed):  # 9 and 2.5 squares
     from dataclasses import replace
 
     from tilecast.engine.board import Board, parse_coord

@@ -354,3 +354,21 @@ def test_a_view_the_tiles_do_not_vote_for_is_no_turn_of_the_board(tmp_path, wesp
     reader = Spun([windy] * 8 + [cut_in(windy, 2)] * 8, [0] * 16)
     watched(tmp_path, wespa, english, reader)
     assert reader.view == 0
+
+
+def test_a_phony_taken_back_while_the_board_turns_is_withdrawn_in_the_turned_view(
+        tmp_path, wespa, english):
+    windy = board_probs("8D", "WINDY")
+    phony = windy.copy()
+    for square, letter in (("G6", "Q"), ("G7", "I")):  # QID down from G6: no word
+        phony[in_square(square)] = np.eye(len(CLASSES))[CLASSES.index(letter)]
+    ad = windy.copy()
+    ad[in_square("G7")] = np.eye(len(CLASSES))[CLASSES.index("A")]
+    # QI taken back and the board turned half round before the camera saw it gone: two of
+    # the six recorded tiles off the centre square are no longer on the board at all
+    reader = Spun([windy] * 8 + [phony] * 8 + [cut_in(windy, 2)] * 8 + [cut_in(ad, 2)] * 8,
+                  [0] * 16 + [2] * 16)
+    s = watched(tmp_path, wespa, english, reader)
+    assert [(t.kind, str(t.coord), t.word) for t in s.game.turns] == [
+        ("play", "8D", "WINDY"), ("play", "G6", "QI."), ("withdraw", "G6", "QI."),
+        ("play", "G7", "A.")]

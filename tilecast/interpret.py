@@ -35,7 +35,7 @@ from tilecast.engine.infer import (
 )
 from tilecast.engine.lexicon import Lexicon
 from tilecast.engine.movegen import blank_letters, likeliest_blanks
-from tilecast.engine.play import Placement, over_counted
+from tilecast.engine.play import IllegalPlay, Placement, over_counted, validate
 from tilecast.engine.tiles import BLANK, Tile
 
 Entry = dict[str, Any]
@@ -460,6 +460,8 @@ def _unblanked(record: Record, change: Change, raw: Probs, time: float) -> list[
         if not kept:
             continue
         fixed = _rewritten(actions[index], before, kept)
+        if fixed is None:
+            continue
         edited = actions[:index] + (fixed,) + actions[index + 1:]
         try:
             now = fold(game.rules, game.tileset, edited)
@@ -508,7 +510,10 @@ def _respent(record: Record, change: Change, raw: Probs, time: float, emptied: A
         if not placed:
             return []
         was = f"{actions[index]['coord']} {actions[index]['word']}"
-        actions[index] = _rewritten(actions[index], before, placed)
+        rewritten = _rewritten(actions[index], before, placed)
+        if rewritten is None:
+            return []
+        actions[index] = rewritten
         now_reads = "an empty square" if letter == "." else letter
         why = (f"{was} corrected to {actions[index]['coord']} {actions[index]['word']}: the "
                f"camera now reads {now_reads} on {square_name(r, c)}, and again a {face} the "
@@ -526,9 +531,14 @@ def _respent(record: Record, change: Change, raw: Probs, time: float, emptied: A
     return entries + note + [_play_entry(reading, time)]
 
 
-def _rewritten(action: Entry, before: g.Game, placed: tuple) -> Entry:
+def _rewritten(action: Entry, before: g.Game, placed: tuple) -> Entry | None:
     """A play action with its placements changed (a misread tile mended or dropped), written
-    on the board it was played on."""
+    on the board it was played on; None when what is left is no play there (the tile dropped
+    joined the others to the board)."""
+    try:
+        validate(before.board, placed, before.tileset, counted=False, connected=False)
+    except IllegalPlay:
+        return None
     coord, word = notation(before.board, placed)
     return {**action, "coord": str(coord), "word": word}
 

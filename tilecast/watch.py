@@ -33,7 +33,8 @@ class WatchConfig:
     # A board turned on its turntable: the recorded tiles, as read where the record has them
     # (their mean probability), in the held view and in the view that now reads them there.
     turntable_lost: float = 0.4  # the held view reads them no better than this
-    turntable_found: float = 0.7  # another quarter turn reads them at least this well
+    turntable_found: float = 0.5  # another quarter turn reads them at least this well (a
+    # play withdrawn while the board turned leaves its tiles in the record, none on the board)
     turntable_tiles: int = 2  # recorded tiles off the centre square needed to tell
 
 

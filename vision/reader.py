@@ -89,8 +89,9 @@ def out_of_view(shape: tuple[int, ...], corners: np.ndarray) -> np.ndarray:
     return (x < 0) | (y < 0) | (x > shape[1] - 1) | (y > shape[0] - 1)
 
 
-PAIRS = {("N", 1): "Z", ("N", 3): "Z", ("Z", 1): "N", ("Z", 3): "N", ("M", 2): "W",
-         ("W", 2): "M"}  # (letter read, quarter turns off the board's way) -> what it is
+# letter read -> the letter it is when turned one of these quarters off the board's way (N
+# and Z read the same half round, so a sideways one may be read turned either quarter)
+PAIRS = {"N": ("Z", (1, 3)), "Z": ("N", (1, 3)), "M": ("W", (2,)), "W": ("M", (2,))}
 PINNED = 1e9  # the votes of a view given, not voted (a camera resumed from its journal)
 
 
@@ -105,12 +106,11 @@ def turned_pairs(probs: np.ndarray, orient: np.ndarray, view: int,
     out = probs.copy()
     mirrored, turn = divmod(view, 4)
     own = orient[:, 4 * mirrored:4 * mirrored + 4]
-    off = (own.argmax(1) - turn) % 4
-    sure = own.max(1) / np.maximum(own.sum(1), 1e-9) >= cfg.turn_sure
+    off = np.roll(own, -turn, axis=1) / np.maximum(own.sum(1, keepdims=True), 1e-9)
     best = probs.argmax(1)
-    for (letter, quarter), other in PAIRS.items():
+    for letter, (other, quarters) in PAIRS.items():
         a, b = CLASSES.index(letter), CLASSES.index(other)
-        swap = np.flatnonzero((best == a) & (off == quarter) & sure)
+        swap = np.flatnonzero((best == a) & (off[:, list(quarters)].sum(1) >= cfg.turn_sure))
         out[swap, a], out[swap, b] = probs[swap, b], probs[swap, a]
     return out
 
@@ -236,14 +236,12 @@ class BoardReader:
                 if moved > self.cfg.jitter * cell_size_px(self.fix.corners) and grid_evidence(
                     frame, followed.corners
                 ) > grid_evidence(frame, self.fix.corners):
-                    if followed.quality >= self.cfg.refix_quality * self.fix.quality:
-                        self.fix = followed
-                    else:  # a far poorer fit: the lattice whole squares off (a board turned
-                        lost, self.fix = self.fix, None  # on its turntable); look afresh
-                if self.fix is not None:
-                    self._tracked = small_view(frame, self.fix.corners)
-                    self._refused = 0
-                    return self.fix.corners, self._tracked
+                    if followed.quality < self.cfg.refix_quality * self.fix.quality:
+                        followed = self._better(frame, followed)
+                    self.fix = followed
+                self._tracked = small_view(frame, self.fix.corners)
+                self._refused = 0
+                return self.fix.corners, self._tracked
         try:
             found = locate_board(frame, self.locate)
         except BoardNotFound:
@@ -264,6 +262,16 @@ class BoardReader:
         self.fix = found
         self._tracked = small_view(frame, self.fix.corners)
         return self.fix.corners, self._tracked
+
+    def _better(self, frame: np.ndarray, followed: BoardFix) -> BoardFix:
+        """A fresh fix of the board where it is better than the far poorer fit tracking
+        followed it to: that fit is often the lattice a square or more off, when the board
+        turned on its turntable (a hand over the board gives poor fits everywhere)."""
+        try:
+            found = locate_board(frame, self.locate)
+        except BoardNotFound:
+            return followed
+        return found if found.quality > followed.quality else followed
 
     def _slide(self, frame: np.ndarray) -> tuple[np.ndarray | None, np.ndarray | None]:
         """(du, dv) squares the board has slid since the grid was fitted, zero when it has
