@@ -264,14 +264,16 @@ class BoardReader:
         return self.fix.corners, self._tracked
 
     def _better(self, frame: np.ndarray, followed: BoardFix) -> BoardFix:
-        """A fresh fix of the board where it is better than the far poorer fit tracking
-        followed it to: that fit is often the lattice a square or more off, when the board
-        turned on its turntable (a hand over the board gives poor fits everywhere)."""
+        """A fresh fix of the board where it is about as good as the board's fix was, in place
+        of the far poorer fit tracking followed it to: that fit is often the lattice a square
+        or more off, when the board turned on its turntable. (A hand over the board, a full
+        board with its premium squares covered: a fresh fix is no better then.)"""
         try:
             found = locate_board(frame, self.locate)
         except BoardNotFound:
             return followed
-        return found if found.quality > followed.quality else followed
+        good = max(followed.quality, self.cfg.refix_quality * self.fix.quality)
+        return found if found.quality >= good else followed
 
     def _slide(self, frame: np.ndarray) -> tuple[np.ndarray | None, np.ndarray | None]:
         """(du, dv) squares the board has slid since the grid was fitted, zero when it has
