@@ -122,7 +122,8 @@ def watch(
                 reading = reader.hold(reading, held)
             # A board turned on its turntable: the record's tiles say how far, once there are
             # any; before, the tiles now on the board do (the running votes lag behind).
-            turned = None if reading is None else _tiles_turned(reader, reading) if first \
+            turned = None if reading is None or votes is None \
+                else _tiles_turned(reader, reading) if first \
                 else _turned_on_table(reading, session.game.board, reader.tiles_votes(), cfg)
             if turned is not None:
                 reading = reader.hold(reading, turned)
