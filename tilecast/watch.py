@@ -122,9 +122,8 @@ def watch(
                 reading = reader.hold(reading, held)
             # A board turned on its turntable: the record's tiles say how far, once there are
             # any; before, the tiles now on the board do (the running votes lag behind).
-            turned = None if reading is None or votes is None \
-                else _tiles_turned(reader, reading) if first \
-                else _turned_on_table(reading, session.game.board, reader.tiles_votes(), cfg)
+            turned = None if reading is None or votes is None else reader.tiles_view() \
+                if first else _turned_on_table(reading, session.game.board, reader, cfg)
             if turned is not None:
                 reading = reader.hold(reading, turned)
             if reading is not None and last is None and not replayed:
@@ -225,11 +224,11 @@ def _turn_by_words(reading: Reading, held: int, lexicon: Lexicon, recorded: Boar
         reading.probs[squares].argmax(1), before[squares].argmax(1))
 
 
-def _turned_on_table(reading: Reading, recorded: Board, votes: np.ndarray,
+def _turned_on_table(reading: Reading, recorded: Board, reader: BoardReader,
                      cfg: WatchConfig) -> int | None:
     """The view that reads the recorded tiles where the record has them, when the reading's
-    own no longer does and the tiles now on the board (their `votes`) agree: the board was
-    turned on its turntable (a quarter or half turn; the feed stays mirrored or not). None
+    own no longer does and the tiles now on the board (`reader.tiles_votes`) agree: the board
+    was turned on its turntable (a quarter or half turn; the feed stays mirrored or not). None
     while the reading's view still reads them, or no view does (a hand over the board, a
     board knocked out of place), or the tiles vote for the reading's own (the view the votes
     turned to: a first play's transpose, which only the tiles tell)."""
@@ -239,29 +238,19 @@ def _turned_on_table(reading: Reading, recorded: Board, votes: np.ndarray,
         return None
     squares = [r * SIZE + c for r, c, _ in tiles]
     classes = [CLASSES.index(tile.face) for _, _, tile in tiles]
+    if reading.probs[squares, classes].mean() > cfg.turntable_lost:
+        return None  # (the usual frame: the held view reads them)
     cut = _cut(reading)
 
     def read_there(view: int) -> float:
         return float(in_view(cut, view)[squares, classes].mean())
 
-    if read_there(reading.view) > cfg.turntable_lost:
-        return None
     mirrored = reading.view // 4 * 4
     best = max((v for v in range(mirrored, mirrored + 4) if v != reading.view), key=read_there)
+    votes = reader.tiles_votes()
     if read_there(best) < cfg.turntable_found or votes[best] <= votes[reading.view]:
         return None
     return best
-
-
-def _tiles_turned(reader: BoardReader, reading: Reading) -> int | None:
-    """The view the tiles now on the board vote for, when clearly another than the reading's
-    (the running votes, cast since the first frame, lag behind a board turned on its
-    turntable); else None. Before the first play is recorded only: the record tells after."""
-    now, cfg = reader.tiles_votes(), reader.cfg
-    best = int(now.argmax())
-    if best != reading.view and now[best] > cfg.view_margin * now[reading.view] + cfg.view_lead:
-        return best
-    return None
 
 
 def _transposed(view: int) -> int:

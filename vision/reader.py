@@ -115,6 +115,20 @@ def turned_pairs(probs: np.ndarray, orient: np.ndarray, view: int,
     return out
 
 
+def _votes(probs: np.ndarray, orient: np.ndarray, cfg: ReaderConfig) -> np.ndarray:
+    """[8] one vote per square read surely as a letter, for the way its letter is turned."""
+    sure = (probs[:, EMPTY] < cfg.vote_empty) & (probs.max(1) > cfg.vote_sure)
+    sure &= (orient.max(1) > cfg.vote_turn) & (probs.argmax(1) < BLANK)
+    return np.bincount(orient[sure].argmax(1), minlength=8).astype(float)
+
+
+def _ahead(votes: np.ndarray, view: int, cfg: ReaderConfig) -> int | None:
+    """The view the votes put clearly ahead of `view` (margin times its votes, plus a lead),
+    or None."""
+    best = int(np.argmax(votes))
+    return best if votes[best] > cfg.view_margin * votes[view] + cfg.view_lead else None
+
+
 def in_view(cut: np.ndarray, view: int) -> np.ndarray:
     """[225, ...] per square in the cut's order (as the reader cuts the frame), in board order
     as the board reads in `view` (4 * mirrored + quarter turns of the tiles in the crops)."""
@@ -378,16 +392,11 @@ class BoardReader:
         """Each newly read tile read with confidence votes for the way its letter is turned
         (stray readings at a frame's edge are rarely confident; real tiles outnumber them).
         A blank has no way up, so it does not vote."""
-        cfg = self.cfg
-        sure = (pred.probabilities[:, EMPTY] < cfg.vote_empty)
-        sure &= pred.probabilities.max(1) > cfg.vote_sure
-        sure &= pred.orientation.max(1) > cfg.vote_turn
-        sure &= pred.probabilities.argmax(1) < BLANK
-        np.add.at(self.votes, pred.orientation[sure].argmax(1), 1)
+        self.votes += _votes(pred.probabilities, pred.orientation, self.cfg)
         # Another way takes over only when clearly ahead: a view that flips back and forth
         # on a close vote moves every recorded tile to another square each time.
-        best = int(np.argmax(self.votes))
-        if self.votes[best] > cfg.view_margin * self.votes[self.view] + cfg.view_lead:
+        best = _ahead(self.votes, self.view, self.cfg)
+        if best is not None:
             self.view = best
 
     def adopt(self, view: int) -> None:
@@ -414,10 +423,13 @@ class BoardReader:
     def tiles_votes(self) -> np.ndarray:
         """[8] the votes of the tiles now on the board alone, each once, for the way its reads
         turned it: unlike the running votes, they follow a board turned on its turntable."""
-        cfg, p, turn = self.cfg, self._probs, self._orient
-        sure = (p[:, EMPTY] < cfg.vote_empty) & (p.max(1) > cfg.vote_sure) & (p.argmax(1) < BLANK)
-        sure &= turn.max(1) > cfg.vote_turn
-        return np.bincount(turn[sure].argmax(1), minlength=8).astype(float)
+        return _votes(self._probs, self._orient, self.cfg)
+
+    def tiles_view(self) -> int | None:
+        """The view the tiles now on the board vote for when clearly ahead of the reader's
+        (before the first play's words hold a view, the running votes lag behind a board
+        turned on its turntable); else None."""
+        return _ahead(self.tiles_votes(), self.view, self.cfg)
 
     def _orientation(self) -> tuple[bool, int]:
         """Whether the feed is mirrored, and the quarter turns (counter-clockwise) of the board

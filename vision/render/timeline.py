@@ -18,6 +18,11 @@ from .hands import HandLook
 from .script import RenderTurn
 
 
+def eased(x: float) -> float:
+    """0 to 1 as x goes 0 to 1, starting and stopping gently (a hand, a turning board)."""
+    return x * x * (3 - 2 * x)
+
+
 @dataclass(frozen=True)
 class Reach:
     """One appearance of a hand: fingertip waypoints and the tiles it carries."""
@@ -39,7 +44,7 @@ class Reach:
         a, b = np.array(self.keys[i][1:]), np.array(self.keys[i + 1][1:])
         span = ts[i + 1] - ts[i]
         x = 0.0 if span <= 0 else (t - ts[i]) / span
-        return a + (b - a) * (x * x * (3 - 2 * x))
+        return a + (b - a) * eased(x)
 
     def held(self, t: float) -> Tile | None:
         for t0, t1, tile in self.holds:
@@ -71,7 +76,7 @@ class Spin:
     def turned(self, t: float) -> float:
         """Degrees turned by time t (eased in and out)."""
         x = min(max((t - self.t0) / (self.t1 - self.t0), 0.0), 1.0)
-        return self.by * x * x * (3 - 2 * x)
+        return self.by * eased(x)
 
 
 @dataclass(frozen=True)
