@@ -10,7 +10,13 @@ import pytest
 from tests.conftest import PREMIUM_BGR, PX, max_error_cells
 from tilecast.engine.board import premium_name
 from tilecast.vision.lattice import lattice_outlines
-from tilecast.vision.locate import BoardNotFound, LocateConfig, fitted_candidates, locate_board
+from tilecast.vision.locate import (
+    BoardNotFound,
+    LocateConfig,
+    fitted_candidates,
+    halved,
+    locate_board,
+)
 from tilecast.vision.locate import stretched as stretched_pitch
 from tilecast.vision.rectify import board_to_image, cell_size_px, corners_from_points
 
@@ -137,3 +143,14 @@ def test_bad_corners_are_refused_with_the_reason(points, message):
 
 def test_cell_size_of_the_drawn_frame():
     assert 30 < cell_size_px(TRUTH) < 34
+
+
+def test_a_fit_over_half_the_board_is_told_apart():
+    """A 15x15 fit over 7.5 squares of the board's width (a shrunk photo's edge candidate, 6.3
+    squares off, beat the right fit on premium agreement): every second fitted line lies
+    mid-square, a repeat of 2 squares that no 16-line comb in the view can reach."""
+    gray = cv2.cvtColor(framed_board(np.random.default_rng(3)), cv2.COLOR_BGR2GRAY)
+    half = np.float32([[4, 0], [11.5, 0], [11.5, 15], [4, 15]])
+    corners = cv2.perspectiveTransform(half[None], board_to_image(TRUTH))[0]
+    assert halved(gray, corners)
+    assert not halved(gray, TRUTH)

@@ -115,8 +115,9 @@ def fitted_candidates(image: np.ndarray, cfg: LocateConfig | None = None) -> lis
     else:
         out += _again(small, out, cfg)
     _check_stretch(out, gray, cfg)
-    best = _best(out)
-    return [_at_full_size(image, c, scale, refine=c is best) for c in out]
+    out = [_at_full_size(c, scale) for c in out]
+    _pin_best(image, out, scale)
+    return out
 
 
 def _best(candidates: list[Candidate]) -> Candidate | None:
@@ -150,15 +151,26 @@ def _scaled(corners: np.ndarray, scale: float) -> np.ndarray:
     return ((np.asarray(corners, np.float32) + 0.5) * scale - 0.5).astype(np.float32)
 
 
-def _at_full_size(image: np.ndarray, c: Candidate, scale: float, refine: bool) -> Candidate:
-    """A candidate found on the shrunk frame, its corners put back on the full one (and, for
-    the chosen one, refined there once more)."""
-    if scale == 1.0:
-        return c
-    corners = _scaled(c.corners, 1 / scale)
-    if refine:
-        corners = _refine(image, corners, shifts=False).corners
-    return replace(c, corners=corners)
+def _at_full_size(c: Candidate, scale: float) -> Candidate:
+    """A candidate found on the shrunk frame, its corners put back on the full one."""
+    return c if scale == 1.0 else replace(c, corners=_scaled(c.corners, 1 / scale))
+
+
+def _pin_best(image: np.ndarray, candidates: list[Candidate], scale: float) -> None:
+    """The chosen candidate refined once more on the full frame (where the search ran on a
+    shrunk one). A refined fit that is halved (a shrunk photo's grid can pull it onto half
+    the board, 6 squares off) is rejected, and the next best is tried."""
+    gray = _gray(image)
+    while (best := _best(candidates)) is not None:
+        i = next(k for k, c in enumerate(candidates) if c is best)
+        corners = best.corners
+        if scale != 1.0:
+            corners = _refine(image, corners, shifts=False).corners
+        if not halved(gray, corners):
+            candidates[i] = replace(best, corners=corners)
+            return
+        candidates[i] = replace(best, corners=corners, rejected="grid halved: every other "
+                                "fitted line lies mid-square (half the board mapped onto 15)")
 
 
 def _check_stretch(candidates: list[Candidate], gray: np.ndarray, cfg: LocateConfig) -> None:
@@ -208,6 +220,13 @@ def _judge(image: np.ndarray, source: str, start: np.ndarray, cfg: LocateConfig)
 
 
 STRETCH_MARGIN = 1.25  # how much stronger than any unstretched comb a stretched one must be
+# A fit maps 7.5 squares onto 15 when its odd (or even) interior lines stand out of the edge
+# profile (their mean over HALF_CLEAR times its mean size) and the others lie below the local
+# background by HALF_FLOOR of that. On boards-dev (as taken and shrunk) every true fit had
+# both parities above the background; the half fits stood at 2.2-2.9 and -0.24 to -0.39, a
+# drawn board's at 2.0 and -0.41.
+HALF_CLEAR = 1.5
+HALF_FLOOR = -0.15
 
 
 def stretched(gray: np.ndarray, corners: np.ndarray, tolerance: float) -> float | None:
@@ -218,8 +237,7 @@ def stretched(gray: np.ndarray, corners: np.ndarray, tolerance: float) -> float 
     grid lines are faint, tile edges and a fold line can make a comb at another pitch about
     as strong as the grid's own, while a truly stretched fit leaves the grid's lines well off
     any comb of pitch 1."""
-    view = warp_board(smooth_for_grid(gray, corners).astype(np.float32), corners, PX, 0.0)
-    cols, rows = edge_profiles(edges(view), 0, view.shape[0])
+    cols, rows = _profiles(gray, corners)
     for profile in (cols, rows):
         padded = np.pad(profile, 3 * PX, mode="reflect")
         best = combs(padded, 1, (0.75, 1.1))
@@ -229,6 +247,32 @@ def stretched(gray: np.ndarray, corners: np.ndarray, tolerance: float) -> float 
         if not unit or best[0].score > STRETCH_MARGIN * unit[0].score:
             return best[0].pitch / PX
     return None
+
+
+def _profiles(gray: np.ndarray, corners: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Edge profiles across and down the board seen top-down through `corners`."""
+    view = warp_board(smooth_for_grid(gray, corners).astype(np.float32), corners, PX, 0.0)
+    return edge_profiles(edges(view), 0, view.shape[0])
+
+
+def halved(gray: np.ndarray, corners: np.ndarray) -> bool:
+    """Whether a fit maps half the board's width or height onto 15 squares. Judged on the
+    full-size frame: shrunk to the search's scale, the board's own lines blur into the
+    fit's mid-square ones."""
+    return any(_every_other_line_missing(p) for p in _profiles(gray, corners))
+
+
+def _every_other_line_missing(profile: np.ndarray) -> bool:
+    """Whether the fit's odd or even interior lines (of a profile over the fitted board, 15
+    squares wide) stand on no grid line: a 15x15 fit over half the board's width lays every
+    second line mid-square, where comb pitches over 1.1 cannot be searched (16 lines at pitch 2
+    do not fit in the view)."""
+    at = np.arange(1, 15) * len(profile) / 15
+    strength = np.interp(at, np.arange(len(profile)), profile)
+    even, odd = strength[0::2].mean(), strength[1::2].mean()
+    strong = max(even, odd)
+    clear = strong > HALF_CLEAR * float(np.abs(profile).mean())
+    return clear and min(even, odd) < HALF_FLOOR * strong
 
 
 def _quality(contrast: float, lines: int, agreement: float) -> float:
