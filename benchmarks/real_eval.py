@@ -4,6 +4,7 @@
     .venv/bin/python benchmarks/real_eval.py --sets boards    # boards-dev only
     .venv/bin/python benchmarks/real_eval.py --markdown       # tables for models/MODEL_CARD.md
     .venv/bin/python benchmarks/real_eval.py --real DIR       # another folder of the same kinds
+    .venv/bin/python benchmarks/real_eval.py --sets boards --variants   # and altered copies
 
 Sets (read ../shared/real/README.md):
 - `boards-dev`: whole-board photos read as `tilecast read-board` reads them (the locator finds
@@ -18,6 +19,11 @@ Sets (read ../shared/real/README.md):
   pixels carried outwards. A game's crops are read together, as one frame's squares (see
   eval_crops). Reported per group (game) and per class; for tiles-dev also enrolled on one
   WESPA game and read on the other.
+
+`--variants` also reads every boards-dev photo after each of a few changes a camera could make
+(VARIANTS: turned a quarter or half, mirrored, shrunk, tilted, the board small in a larger frame,
+heavy JPEG), the labelled corners carried through the same change, and reports per change how
+many are found within half a square and the squares right. Nothing altered is kept.
 
 Per set: squares right, letters right, blank recall, empty-square precision (of squares read
 empty, the share that are) and recall, per-class recall. Exit status 2 when ../shared/real is
@@ -170,6 +176,96 @@ def eval_boards(folder: Path, clf: TileClassifier, report: dict) -> None:
     }
 
 
+# ---------------------------------------------------------------- altered photos
+
+
+def _turned(k: int):
+    def turn(image: np.ndarray, corners: np.ndarray):
+        h, w = image.shape[:2]
+        x, y = corners[:, 0], corners[:, 1]
+        moved = {1: (h - 1 - y, x), 2: (w - 1 - x, h - 1 - y), 3: (y, w - 1 - x)}[k]
+        code = {1: cv2.ROTATE_90_CLOCKWISE, 2: cv2.ROTATE_180, 3: cv2.ROTATE_90_COUNTERCLOCKWISE}
+        return cv2.rotate(image, code[k]), np.float32(np.stack(moved, axis=1))
+    return turn
+
+
+def _mirrored(image: np.ndarray, corners: np.ndarray):
+    out = corners.copy()
+    out[:, 0] = image.shape[1] - 1 - out[:, 0]
+    return cv2.flip(image, 1), out
+
+
+def _scaled(image: np.ndarray, corners: np.ndarray, long_side: int):
+    f = long_side / max(image.shape[:2])
+    size = (round(image.shape[1] * f), round(image.shape[0] * f))
+    return cv2.resize(image, size, interpolation=cv2.INTER_AREA), np.float32(corners * f)
+
+
+def _warped(image: np.ndarray, corners: np.ndarray, to: list, fill: tuple
+            ) -> tuple[np.ndarray, np.ndarray]:
+    """The image mapped by the frame's corners onto `to`, in a frame of its own size."""
+    h, w = image.shape[:2]
+    frame = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    m = cv2.getPerspectiveTransform(frame, np.float32(to))
+    out = cv2.warpPerspective(image, m, (w, h), flags=cv2.INTER_AREA, borderValue=fill)
+    return out, cv2.perspectiveTransform(corners.reshape(1, 4, 2), m).reshape(4, 2)
+
+
+def _tilted(image: np.ndarray, corners: np.ndarray):
+    """The top of the frame a fifth narrower, as if the camera leant back."""
+    h, w = image.shape[:2]
+    return _warped(image, corners, [[0.1 * w, 0], [0.9 * w, 0], [w, h], [0, h]], (0, 0, 0))
+
+
+def _far(image: np.ndarray, corners: np.ndarray):
+    """The photo at half size in the middle of a frame of its own size, on its median colour."""
+    h, w = image.shape[:2]
+    to = [[w / 4, h / 4], [3 * w / 4, h / 4], [3 * w / 4, 3 * h / 4], [w / 4, 3 * h / 4]]
+    fill = tuple(float(v) for v in np.median(image.reshape(-1, 3), axis=0))
+    return _warped(image, corners, to, fill)
+
+
+def _jpeg(image: np.ndarray, corners: np.ndarray):
+    _, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 30])
+    return cv2.imdecode(data, cv2.IMREAD_COLOR), corners
+
+
+VARIANTS = {
+    "turned 90": _turned(1), "turned 180": _turned(2), "turned 270": _turned(3),
+    "mirrored": _mirrored, "640 px": lambda im, c: _scaled(im, c, 640), "tilted": _tilted,
+    "small in frame": _far, "jpeg 30": _jpeg,
+}
+
+
+def eval_variants(folder: Path, clf: TileClassifier, report: dict) -> None:
+    """Every photo after each change in VARIANTS, read as read-board reads it."""
+    photos = sorted(p for p in folder.iterdir() if p.suffix.lower() in (".jpg", ".png", ".jpeg"))
+    out = {}
+    for name, change in VARIANTS.items():
+        tally, found, errors, misses = Tally(), 0, [], []
+        for photo in photos:
+            label = json.loads(photo.with_suffix(".json").read_text())
+            truth, other = board_truth(label)
+            c = label["corners_approx"]
+            image, true_corners = change(cv2.imread(str(photo), cv2.IMREAD_COLOR),
+                                         np.float32([c[k] for k in ("tl", "tr", "br", "bl")]))
+            read, corners, why = read_photo(clf, image, None)
+            if read is None:
+                err = float("inf")
+                score_board(tally, truth, other, ["." * 15] * 15)
+            else:
+                err = corner_error(corners, true_corners)
+                score_board(tally, truth, other, read)
+            errors.append(err)
+            found += err <= FOUND
+            if err > FOUND:
+                misses.append([photo.name, None if read is None else round(err, 2), why])
+        out[name] = {"photos": len(photos), "found": found,
+                     "median_corner_error": float(np.median(errors)),
+                     "squares": tally.figures()["squares"], "misses": misses}
+    report["boards-dev variants"] = out
+
+
 # ---------------------------------------------------------------- single-square crops
 
 
@@ -252,6 +348,16 @@ def print_report(report: dict, markdown: bool) -> None:
         for r in b["photos_detail"]:
             print(f"| {r['photo']} | {r['corner_error']} | {r['wrong']} | "
                   f"{r['wrong_at_labelled_corners']} | {r['not_found'] or ''} |")
+    if "boards-dev variants" in report:
+        print("\n## boards-dev, altered (--variants)\n")
+        print("| change | found within half a square | median corner error | squares right "
+              "| missed or off (squares) |")
+        print("| --- | --- | --- | --- | --- |")
+        for name, v in report["boards-dev variants"].items():
+            off = ", ".join(f"{p} {e if e is not None else why.split(';')[0]}"
+                            for p, e, why in v["misses"])
+            print(f"| {name} | {v['found']}/{v['photos']} | {v['median_corner_error']:.3f} | "
+                  f"{_share(v['squares'])} | {off} |")
     for name in ("tiles-dev", "tiles-964-dev"):
         if name in report:
             s = report[name]
@@ -287,6 +393,8 @@ def main() -> int:
     ap.add_argument("--model", type=Path, help="tile classifier ONNX (default: the shipped one)")
     ap.add_argument("--json", type=Path, help="also write the whole report here")
     ap.add_argument("--markdown", action="store_true")
+    ap.add_argument("--variants", action="store_true",
+                    help="also read altered copies of the boards-dev photos (slow: 8 x 21 reads)")
     args = ap.parse_args()
     if not args.real.is_dir():
         print(f"real_eval: {args.real} not present (the real sets live beside the repo in "
@@ -297,6 +405,8 @@ def main() -> int:
     report: dict = {}
     if "boards" in args.sets:
         eval_boards(args.real / "boards-dev", clf, report)
+        if args.variants:
+            eval_variants(args.real / "boards-dev", clf, report)
     if "tiles" in args.sets:
         eval_crops(args.real / "tiles-dev", clf, lambda r: r["group"], report, "tiles-dev")
     if "tiles-964" in args.sets:
