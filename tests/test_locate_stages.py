@@ -16,7 +16,9 @@ from tilecast.vision.locate import (
     fitted_candidates,
     halved,
     locate_board,
+    order_corners,
 )
+from tilecast.vision.outlines import mirrored_network_outlines
 from tilecast.vision.locate import stretched as stretched_pitch
 from tilecast.vision.rectify import board_to_image, cell_size_px, corners_from_points
 
@@ -91,17 +93,41 @@ def test_a_faint_grid_is_not_taken_for_a_stretched_one():
     assert max_error_cells(fix.corners, order_corners(np.float32(truth["corners"]))) < 0.7
 
 
-def test_a_fit_faint_in_both_grid_and_layout_is_no_fix():
-    """A hand over a white board (74 tiles): the network's outline, 2.2 squares off, passed both
-    the contrast and the layout threshold, only just; read, it would have put every tile on
-    the wrong square without a word. Missed, the next frame tries again."""
+def _hand_over_white_board() -> tuple[np.ndarray, np.ndarray]:
     from tilecast.vision.render import render_still, scattered_board
 
     image, truth = render_still(scattered_board(np.random.default_rng(1097)), seed=1097,
                                 hand=True)
     assert truth["look"]["board"] == "white_modern"
-    with pytest.raises(BoardNotFound, match="both faint"):
-        locate_board(image)
+    return image, order_corners(np.float32(truth["corners"]))
+
+
+def test_a_fit_faint_in_both_grid_and_layout_is_no_fix():
+    """A hand over a white board (74 tiles): the network's outline, 2.2 squares off, passed both
+    the contrast and the layout threshold, only just; read, it would have put every tile on
+    the wrong square without a word. It is rejected, and the network's second look, at the
+    mirrored frame, finds the board."""
+    image, truth = _hand_over_white_board()
+    candidates = fitted_candidates(image)
+    assert any("both faint" in c.rejected for c in candidates if "mirrored" not in c.source)
+    fix = locate_board(image)
+    assert max_error_cells(fix.corners, truth) < 0.25
+
+
+def test_the_mirrored_look_needs_a_clearer_layout():
+    """The second look is tried only on frames the first could not fix, the hardest ones: its
+    fit must show the premium layout more clearly than a first look's, or the frame is missed
+    (and a video tries the next)."""
+    image, _ = _hand_over_white_board()
+    with pytest.raises(BoardNotFound, match="needs 0.5"):
+        locate_board(image, LocateConfig(second_look_agreement=0.5))
+
+
+def test_the_mirrored_look_is_put_back_in_the_frame():
+    image, truth = _hand_over_white_board()
+    looks = mirrored_network_outlines(image)
+    assert looks and all(o.source.endswith("mirrored") for o in looks)
+    assert min(max_error_cells(o.corners, truth) for o in looks) < 1.0
 
 
 def test_every_rejected_candidate_says_why():

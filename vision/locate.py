@@ -1,6 +1,7 @@
 """Find the board's 15x15 playing area in a camera frame, with no markers, in one direction:
 
-1. candidate outlines (vision.outlines): the network's and the frame's large quadrilaterals;
+1. candidate outlines (vision.outlines): the network's and the frame's large quadrilaterals
+   (and, when none of them leads to a board, the network's look at the mirrored frame);
 2. lattice fit (vision.lattice): near each outline, where the grid's 16 + 16 evenly spaced
    lines are, wherever the outline was (a margin, a title, a box in front);
 3. grid refinement (vision.grid): the lines pinned to the pixel, a fit a line off moved back;
@@ -26,7 +27,7 @@ import numpy as np
 
 from .grid import GridFit, grid_contrast, refine_to_grid, smooth_for_grid
 from .lattice import PX, combs, edge_profiles, edges, lattice_outlines
-from .outlines import DEFAULT_MODEL, candidate_outlines
+from .outlines import DEFAULT_MODEL, Outline, candidate_outlines, mirrored_network_outlines
 from .outlines import order_corners as order_corners
 from .premiums import layout_agreement, square_colours
 from .rectify import cell_size_px, warp_board
@@ -49,6 +50,10 @@ class LocateConfig:
     # thresholds (each lenient, for boards weak in one of them) was a wrong fit in every case
     # measured (rendered stills, and real photos with a box over the near edge)
     min_quality: float = 0.06
+    # premium agreement a fit from the network's second, mirrored look needs (tried only when
+    # every first-look candidate was rejected): on rendered stills with a hand, its wrong fits
+    # (1.1 to 4.5 squares off) agreed 0.084-0.088, its right ones mostly 0.11 or more
+    second_look_agreement: float = 0.10
 
 
 @dataclass(frozen=True)
@@ -101,19 +106,24 @@ def fitted_candidates(image: np.ndarray, cfg: LocateConfig | None = None) -> lis
     def convinced() -> bool:
         return any(c.agreement >= CONVINCING and not c.rejected for c in out)
 
-    for outline in outlines:
+    def fit(outline: Outline, cfg: LocateConfig = cfg) -> bool:
+        """Fit the outline and the lattices near it; whether the search can stop."""
         start = _scaled(outline.corners, scale)
         direct = _judge(small, outline.source, start, cfg)
         out.append(direct)
         if convinced():
-            break
+            return True
         for _, corners in lattice_outlines(small, start):
             if not any(_same(corners, c.corners, NEAR) for c in out):
                 out.append(_judge(small, f"{outline.source}, lattice", corners, cfg))
-        if convinced() or _confirmed(direct, out):
-            break
-    else:
+        return convinced() or _confirmed(direct, out)
+
+    if not any(fit(o) for o in outlines):
         out += _again(small, out, cfg)
+        if all(c.rejected for c in out):
+            second = replace(cfg, min_agreement=cfg.second_look_agreement)
+            looks = mirrored_network_outlines(image, cfg.model_path, cfg.threads)
+            any(fit(o, second) for o in looks)
     _check_stretch(out, gray, cfg)
     out = [_at_full_size(c, scale) for c in out]
     _pin_best(image, out, scale)

@@ -129,6 +129,24 @@ def network_outlines(image: np.ndarray, model: Path = DEFAULT_MODEL, threads: in
     return looks
 
 
+def mirrored_network_outlines(image: np.ndarray, model: Path = DEFAULT_MODEL, threads: int = 1
+                              ) -> list[Outline]:
+    """The network's outlines of the frame seen in a mirror, put back in the frame: a second,
+    independent look (the network is not mirror-symmetric) for a frame where no first-look
+    outline led to a board. Empty when it sees no board there either."""
+    w = image.shape[1]
+    try:
+        looks = network_outlines(cv2.flip(image, 1), model, threads)
+    except NoOutline:
+        return []
+    out = []
+    for o in looks:
+        corners = o.corners.copy()
+        corners[:, 0] = w - 1 - corners[:, 0]
+        out.append(Outline(order_corners(corners), o.source + ", mirrored"))
+    return out
+
+
 @lru_cache(maxsize=4)
 def _session(path: Path, threads: int) -> ort.InferenceSession:
     if not path.is_file():
