@@ -18,8 +18,8 @@ from tilecast.vision.locate import (
     locate_board,
     order_corners,
 )
-from tilecast.vision.outlines import mirrored_network_outlines
 from tilecast.vision.locate import stretched as stretched_pitch
+from tilecast.vision.outlines import mirrored_network_outlines
 from tilecast.vision.rectify import board_to_image, cell_size_px, corners_from_points
 
 TRUTH = np.float32([[420, 120], [900, 140], [880, 620], [400, 600]])
