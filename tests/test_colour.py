@@ -6,6 +6,7 @@ import pytest
 
 from tilecast.vision.colour import (
     BLANK,
+    COLOUR,
     EMPTY,
     PREMIUM_TYPE,
     UNKNOWN,
@@ -36,6 +37,17 @@ def test_a_letter_in_the_middle_spreads_its_lightness():
     plain = centre_colours([cell])[0, 3]
     cv2.putText(cell, "E", (20, 44), cv2.FONT_HERSHEY_SIMPLEX, 1.0, (20, 20, 20), 3)
     assert plain == 0 and centre_colours([cell])[0, 3] > 30
+
+
+def test_a_plain_face_off_the_middle_is_still_plain():
+    """A blank seen half a square off its square (a tilted camera): the edge between it and the
+    neighbouring tile runs across the crop's middle, but the blank's own face is plain. A
+    lettered tile in the same place is not."""
+    cell = np.full((64, 64, 3), TILE, np.uint8)
+    cell[:, 40:] = (40, 60, 90)  # the neighbour's dark edge and the gap, across the middle
+    assert centre_colours([cell])[0, 3] < COLOUR.plain
+    cv2.putText(cell, "W", (2, 44), cv2.FONT_HERSHEY_SIMPLEX, 1.1, (20, 20, 20), 3)
+    assert centre_colours([cell])[0, 3] > 2 * COLOUR.plain
 
 
 def test_a_batch_of_crops_reads_as_each_crop_alone():

@@ -50,19 +50,23 @@ PREMIUM_TYPE = np.array([premium_name(i // 15, i % 15) for i in range(225)])
 
 def centre_colours(cells: Sequence[np.ndarray] | np.ndarray) -> np.ndarray:
     """[n, 4] each BGR cell crop's middle (the central 40% of the crop, about 60% of the square
-    when the crop has rectify.cell_crops's 25% margin): its median CIELAB colour, and the
-    spread (standard deviation) of its lightness, low on a plain face or square and high
-    where a letter or premium print stands."""
+    when the crop has rectify.cell_crops's 25% margin): its median CIELAB colour; and how plain
+    the face is, the least spread (standard deviation) of lightness in PLAIN_WINDOWS around
+    the middle, low on a plain face or square and high where a letter or premium print stands.
+    The least of several windows, because a tile's face may sit off its square's centre (a
+    tilted camera, a tile askew) with a neighbour's edge across the middle."""
     if isinstance(cells, np.ndarray) and len(cells):  # one batch of equal crops: at once
         if cells.dtype != np.uint8:
             raise ValueError(f"cells are {cells.dtype}: colours are read from uint8 crops")
         n, h, w = cells.shape[:3]
         middle = cells[:, int(0.3 * h):int(0.7 * h), int(0.3 * w):int(0.7 * w)]
-        tall = np.ascontiguousarray(middle.reshape(-1, *middle.shape[2:]))  # middles stacked
-        if tall.ndim == 2:
-            tall = cv2.cvtColor(tall, cv2.COLOR_GRAY2BGR)
-        lab = cv2.cvtColor(tall, cv2.COLOR_BGR2Lab).reshape(n, -1, 3)
-        return np.concatenate([np.median(lab, axis=1), lab[:, :, :1].std(axis=1)],
+        lab = _lab(middle).reshape(n, -1, 3)
+        light = _lab(cells)[..., 0]
+        side_y, side_x = max(1, round(WINDOW * h)), max(1, round(WINDOW * w))
+        spreads = [light[:, round(y * h):round(y * h) + side_y,
+                         round(x * w):round(x * w) + side_x].std(axis=(1, 2))
+                   for y, x in PLAIN_WINDOWS]
+        return np.concatenate([np.median(lab, axis=1), np.min(spreads, axis=0)[:, None]],
                               axis=1).astype(np.float32)
     out = np.zeros((len(cells), 4), np.float32)
     for i, cell in enumerate(cells):  # crops of any sizes, each a batch of one
@@ -70,6 +74,20 @@ def centre_colours(cells: Sequence[np.ndarray] | np.ndarray) -> np.ndarray:
             raise ValueError(f"cell {i} is {cell.dtype}: colours are read from uint8 crops")
         out[i] = centre_colours(cell[None])[0]
     return out
+
+
+WINDOW = 0.25  # side of a window whose lightness spread is measured, in crop sides
+# top-left corners of the windows, in crop sides: the middle and a step of 0.15 each way
+PLAIN_WINDOWS = [(0.375 + dy, 0.375 + dx) for dy in (-0.15, 0, 0.15) for dx in (-0.15, 0, 0.15)]
+
+
+def _lab(crops: np.ndarray) -> np.ndarray:
+    """[n, h, w, 3] float CIELAB of [n, h, w(, 3)] uint8 crops (grey ones taken as BGR)."""
+    n, h, w = crops.shape[:3]
+    tall = np.ascontiguousarray(crops.reshape(n * h, w, *crops.shape[3:]))
+    if tall.ndim == 2:
+        tall = cv2.cvtColor(tall, cv2.COLOR_GRAY2BGR)
+    return cv2.cvtColor(tall, cv2.COLOR_BGR2Lab).reshape(n, h, w, 3).astype(np.float32)
 
 
 def weigh_by_colour(probs: np.ndarray, colours: np.ndarray,
