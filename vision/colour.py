@@ -59,15 +59,17 @@ def centre_colours(cells: Sequence[np.ndarray] | np.ndarray) -> np.ndarray:
         if cells.dtype != np.uint8:
             raise ValueError(f"cells are {cells.dtype}: colours are read from uint8 crops")
         n, h, w = cells.shape[:3]
-        middle = cells[:, int(0.3 * h):int(0.7 * h), int(0.3 * w):int(0.7 * w)]
-        lab = _lab(middle).reshape(n, -1, 3)
-        light = _lab(cells)[..., 0]
+        y0, x0 = round(PLAIN_WINDOWS[0][0] * h), round(PLAIN_WINDOWS[0][1] * w)
         side_y, side_x = max(1, round(WINDOW * h)), max(1, round(WINDOW * w))
-        spreads = [light[:, round(y * h):round(y * h) + side_y,
-                         round(x * w):round(x * w) + side_x].std(axis=(1, 2))
+        y1 = round(PLAIN_WINDOWS[-1][0] * h) + side_y
+        x1 = round(PLAIN_WINDOWS[-1][1] * w) + side_x
+        lab = _lab(cells[:, y0:y1, x0:x1])  # only what the middle and the windows cover
+        middle = lab[:, int(0.3 * h) - y0:int(0.7 * h) - y0, int(0.3 * w) - x0:int(0.7 * w) - x0]
+        spreads = [lab[:, round(y * h) - y0:round(y * h) - y0 + side_y,
+                       round(x * w) - x0:round(x * w) - x0 + side_x, 0].std(axis=(1, 2))
                    for y, x in PLAIN_WINDOWS]
-        return np.concatenate([np.median(lab, axis=1), np.min(spreads, axis=0)[:, None]],
-                              axis=1).astype(np.float32)
+        return np.concatenate([np.median(middle.reshape(n, -1, 3), axis=1),
+                               np.min(spreads, axis=0)[:, None]], axis=1).astype(np.float32)
     out = np.zeros((len(cells), 4), np.float32)
     for i, cell in enumerate(cells):  # crops of any sizes, each a batch of one
         if cell.dtype != np.uint8:
