@@ -9,7 +9,7 @@ import pytest
 
 from tests.conftest import PREMIUM_BGR, PX, max_error_cells
 from tilecast.engine.board import premium_name
-from tilecast.vision.lattice import lattice_outlines
+from tilecast.vision.lattice import TRIM, combs, lattice_outlines
 from tilecast.vision.locate import (
     BoardNotFound,
     LocateConfig,
@@ -26,12 +26,15 @@ TRUTH = np.float32([[420, 120], [900, 140], [880, 620], [400, 600]])
 EXTRA = 3  # squares of plain printed grid around the playing area, as on framed boards
 
 
-def framed_board(rng: np.random.Generator) -> np.ndarray:
+def framed_board(rng: np.random.Generator, line: tuple = (60, 90, 110),
+                 frame_at: float | None = None) -> np.ndarray:
     """A board whose plain grid runs EXTRA squares past the playing area on every side, with a
-    column of tiles in that margin (a "SCRABBLE" column), in a 1280x720 frame."""
+    column of tiles in that margin (a "SCRABBLE" column), in a 1280x720 frame. line: the grid
+    lines' colour. frame_at: a pale mat round the board and a black picture frame from this
+    many squares outside the playing area (their edges far stronger than faint grid lines)."""
     n = 15 + 2 * EXTRA
     side = n * PX + 2
-    board = np.full((side, side, 3), (60, 90, 110), np.uint8)
+    board = np.full((side, side, 3), line, np.uint8)
     for r in range(n):
         for c in range(n):
             y, x = r * PX + 2, c * PX + 2
@@ -42,9 +45,14 @@ def framed_board(rng: np.random.Generator) -> np.ndarray:
                 board[y + 3:y + PX - 5, x + 3:x + PX - 5] = (50, 80, 130)
     lo, hi = EXTRA * PX + 1, (15 + EXTRA) * PX + 1
     src = np.float32([[lo, lo], [hi, lo], [hi, hi], [lo, hi]])
-    frame = np.full((720, 1280, 3), (90, 100, 110), np.uint8)
+    frame = np.full((720, 1280, 3), (90, 100, 110) if frame_at is None else (230, 235, 240),
+                    np.uint8)
     h = cv2.getPerspectiveTransform(src, TRUTH)
     cv2.warpPerspective(board, h, (1280, 720), frame, cv2.INTER_AREA, cv2.BORDER_TRANSPARENT)
+    if frame_at is not None:
+        inside = np.zeros((720, 1280), np.uint8)
+        cv2.fillConvexPoly(inside, np.int32(outline_off_by(frame_at)), 1)
+        frame[inside == 0] = (25, 25, 25)
     return cv2.GaussianBlur(frame, (3, 3), 0.7)
 
 
@@ -70,6 +78,31 @@ def test_lattice_stage_finds_the_board_from_an_outline_squares_off(off):
     assert agreement > 0.3
     # the outline itself was never near: the comb, not closeness, placed the board
     assert max_error_cells(outline_off_by(off), TRUTH) > 1.4
+
+
+@pytest.mark.parametrize("seed", [2, 3, 4])
+def test_a_picture_frame_does_not_pull_the_comb_off_a_faint_grid(seed):
+    """Faint grid lines inside a pale mat and a black frame, the outline on the frame 3.5
+    squares out (a framed board turned on the wall: the network outlined the frame): the
+    frame's and the mat's edges, many times stronger than a grid line, drew the strongest
+    16-line comb to another pitch, 5 squares off. A comb scored without its strongest and
+    weakest lines is searched beside it and finds the grid."""
+    image = framed_board(np.random.default_rng(seed), line=(175, 205, 215), frame_at=3.5)
+    agreement, corners = lattice_outlines(image, outline_off_by(3.5))[0]
+    assert max_error_cells(corners, TRUTH) < 0.3
+    assert agreement > 0.3
+
+
+def test_a_few_strong_edges_do_not_pull_the_robust_comb():
+    """The comb's score leaves out its 3 strongest and 3 weakest lines: 16 faint evenly spaced
+    lines beat a comb of another pitch through two edges 10 times as strong."""
+    profile = np.zeros(280, np.float32)
+    profile[np.round(69.4 + 9.95 * np.arange(16)).astype(int)] = 30.0
+    profile[[25, 47]] = (400.0, 250.0)
+    plain, robust = combs(profile, 1)[0], combs(profile, 1, trim=TRIM)[0]
+    assert abs(plain.pitch - 9.95) > 0.3
+    assert abs(robust.pitch - 9.95) < 0.1
+    assert abs((robust.start - 69.4) / 9.95 - round((robust.start - 69.4) / 9.95)) < 0.1
 
 
 def test_a_stretched_grid_is_told_apart():
@@ -121,6 +154,24 @@ def test_the_mirrored_look_needs_a_clearer_layout():
     image, _ = _hand_over_white_board()
     with pytest.raises(BoardNotFound, match="needs 0.5"):
         locate_board(image, LocateConfig(second_look_agreement=0.5))
+
+
+def test_a_doubtful_first_look_is_weighed_against_the_mirrored_one():
+    """A hand over a purple board: the first look's only accepted fit is 5.5 squares off and
+    agrees 0.12 with the premium layout. Under LocateConfig.doubtful_agreement the mirrored
+    look is taken too, and its fit (0.6, on the board) is chosen; without that rule the wrong
+    fit was the fix."""
+    from tilecast.vision.render import render_still, scattered_board
+
+    image, truth = render_still(scattered_board(np.random.default_rng(1181)), seed=1181,
+                                hand=True)
+    truth = order_corners(np.float32(truth["corners"]))
+    first = [c for c in fitted_candidates(image) if not c.rejected and "mirrored" not in c.source]
+    assert first and max(c.agreement for c in first) < LocateConfig().doubtful_agreement
+    assert min(max_error_cells(c.corners, truth) for c in first) > 2
+    assert max_error_cells(locate_board(image).corners, truth) < 0.25
+    blind = locate_board(image, LocateConfig(doubtful_agreement=0.0))
+    assert max_error_cells(blind.corners, truth) > 2
 
 
 def test_the_mirrored_look_is_put_back_in_the_frame():

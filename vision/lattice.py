@@ -25,6 +25,10 @@ REACH = 4.0  # outline squares searched beyond the outline on every side
 PITCH = (0.7, 1.3)  # the board's squares, in outline squares, that are searched
 BANDS = 3  # bands across the view whose lines are found apart (a slant the outline missed)
 LINES = SIZE + 1
+# lines left out, at each end of their strengths' order, of a robust comb's score: a frame's or
+# a mat's edge is many times stronger than a grid line, and one of them can pull the best comb
+# to the wrong pitch; the robust comb is searched beside the plain one
+TRIM = 3
 
 
 @dataclass(frozen=True)
@@ -73,25 +77,26 @@ def _detrend(profile: np.ndarray) -> np.ndarray:
 
 
 def combs(profile: np.ndarray, keep: int = 3, pitches: tuple[float, float] = PITCH,
-          near: Comb | None = None) -> list[Comb]:
+          near: Comb | None = None, trim: int = 0) -> list[Comb]:
     """The best 16-line combs in a profile, best first, at least a third of a pitch apart.
 
     Searched coarsely over all pitches and starts, then finely around the best coarse ones.
     near: look only within a third of a pitch and 4% of pitch of this comb (a band's lines
-    follow the whole view's)."""
+    follow the whole view's). trim: the strongest and weakest lines left out of the score."""
     if near is not None:
         return _search(profile, near.pitch * np.linspace(0.96, 1.04, 17),
                        lambda p: near.start + np.linspace(-p / 3, p / 3, 27), keep)
     n = len(profile)
     rough = _search(profile, np.arange(pitches[0] * PX, pitches[1] * PX, 0.2),
-                    lambda p: np.arange(0, n - 15 * p - 1, 1.0), keep * 3)
+                    lambda p: np.arange(0, n - 15 * p - 1, 1.0), keep * 3, trim)
     fine = [c for r in rough for c in _search(
         profile, r.pitch + np.linspace(-0.2, 0.2, 9),
-        lambda p, r=r: r.start + np.linspace(-1.0, 1.0, 9), 1)]
+        lambda p, r=r: r.start + np.linspace(-1.0, 1.0, 9), 1, trim)]
     return _distinct(fine, keep)
 
 
-def _search(profile: np.ndarray, pitches: np.ndarray, starts_of, keep: int) -> list[Comb]:
+def _search(profile: np.ndarray, pitches: np.ndarray, starts_of, keep: int, trim: int = 0
+            ) -> list[Comb]:
     """The best distinct combs over these pitches, each pitch's starts given by starts_of
     (every pair scored in one go)."""
     n = len(profile)
@@ -105,12 +110,24 @@ def _search(profile: np.ndarray, pitches: np.ndarray, starts_of, keep: int) -> l
         return []
     k = np.arange(LINES, dtype=np.float32)
     x = np.arange(n, dtype=np.float32)
-    on = np.interp(start[:, None] + pitch[:, None] * k, x, profile).mean(1)
-    off = np.interp(start[:, None] + pitch[:, None] * (k[:-1] + 0.5), x, profile).mean(1)
-    score = on - off
+    on = np.interp(start[:, None] + pitch[:, None] * k, x, profile)
+    off = np.interp(start[:, None] + pitch[:, None] * (k[:-1] + 0.5), x, profile)
+    if trim:
+        on = np.sort(on, axis=1)[:, trim:LINES - trim]
+        off = np.sort(off, axis=1)[:, trim:LINES - 1 - trim]
+    score = on.mean(1) - off.mean(1)
     best = np.argsort(-score)[:keep * 40]
     return _distinct([Comb(float(start[i]), float(pitch[i]), float(score[i])) for i in best],
                      keep)
+
+
+def _alike(a: Comb, b: Comb) -> bool:
+    """Whether two combs have the same pitch and lines (to a whole-line shift, which the
+    premium placement tries anyway)."""
+    if abs(a.pitch - b.pitch) > 0.02 * b.pitch:
+        return False
+    phase = (a.start - b.start) / b.pitch
+    return abs(phase - round(phase)) < 0.15 and abs(round(phase)) <= SHIFTS
 
 
 def _distinct(found: list[Comb], keep: int) -> list[Comb]:
@@ -144,15 +161,18 @@ def lattice_outlines(image: np.ndarray, outline: np.ndarray, keep: int = 2
     strength = edges(view)
     cols, rows = edge_profiles(strength, *inner)
     across, down = combs(cols, 2), combs(rows, 2)
+    pairs = [(u, v, keep) for i, u in enumerate(across) for j, v in enumerate(down)
+             if not (i and j)]
+    robust = combs(cols, 1, trim=TRIM), combs(rows, 1, trim=TRIM)
+    if all(robust) and not any(_alike(robust[0][0], u) and _alike(robust[1][0], v)
+                               for u, v, _ in pairs):
+        pairs.append((robust[0][0], robust[1][0], 1))
     to_image = board_to_image(outline) @ _view_to_board()
     results = []
-    for i, u in enumerate(across):
-        for j, v in enumerate(down):
-            if i and j:
-                continue
-            for agreement, su, sv in _placements(colour, u, v)[:keep]:
-                corners = _slanted_corners(strength, su, sv)
-                results.append((agreement, cv2.perspectiveTransform(corners[None], to_image)[0]))
+    for u, v, best in pairs:
+        for agreement, su, sv in _placements(colour, u, v)[:best]:
+            corners = _slanted_corners(strength, su, sv)
+            results.append((agreement, cv2.perspectiveTransform(corners[None], to_image)[0]))
     results.sort(key=lambda r: -r[0])
     return results
 

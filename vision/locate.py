@@ -1,7 +1,8 @@
 """Find the board's 15x15 playing area in a camera frame, with no markers, in one direction:
 
 1. candidate outlines (vision.outlines): the network's and the frame's large quadrilaterals
-   (and, when none of them leads to a board, the network's look at the mirrored frame);
+   (and, when none of them leads to a board the premium layout clearly fits, the network's
+   look at the mirrored frame);
 2. lattice fit (vision.lattice): near each outline, where the grid's 16 + 16 evenly spaced
    lines are, wherever the outline was (a margin, a title, a box in front);
 3. grid refinement (vision.grid): the lines pinned to the pixel, a fit a line off moved back;
@@ -54,6 +55,11 @@ class LocateConfig:
     # every first-look candidate was rejected): on rendered stills with a hand, its wrong fits
     # (1.1 to 4.5 squares off) agreed 0.084-0.088, its right ones mostly 0.11 or more
     second_look_agreement: float = 0.10
+    # a first look whose best fit agrees less than this is doubtful: the second look is taken
+    # too, and a fit from it must agree this much to be chosen over the first look's (on
+    # rendered stills with a hand its wrong fits agreed up to 0.13; on altered boards-dev
+    # photos its right ones 0.26 and 0.35, over first-look fits 4-6 squares off)
+    doubtful_agreement: float = 0.20
 
 
 @dataclass(frozen=True)
@@ -120,10 +126,11 @@ def fitted_candidates(image: np.ndarray, cfg: LocateConfig | None = None) -> lis
 
     if not any(fit(o) for o in outlines):
         out += _again(small, out, cfg)
-        if all(c.rejected for c in out):
-            second = replace(cfg, min_agreement=cfg.second_look_agreement)
+        accepted = [c.agreement for c in out if not c.rejected]
+        if not accepted or max(accepted) < cfg.doubtful_agreement:
+            floor = cfg.doubtful_agreement if accepted else cfg.second_look_agreement
             looks = mirrored_network_outlines(image, cfg.model_path, cfg.threads)
-            any(fit(o, second) for o in looks)
+            any(fit(o, replace(cfg, min_agreement=floor)) for o in looks)
     _check_stretch(out, gray, cfg)
     out = [_at_full_size(c, scale) for c in out]
     _pin_best(image, out, scale)
