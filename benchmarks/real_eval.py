@@ -22,8 +22,9 @@ Sets (read ../shared/real/README.md):
 
 `--variants` also reads every boards-dev photo after each of a few changes a camera could make
 (VARIANTS: turned a quarter or half, mirrored, shrunk, tilted, the board small in a larger frame,
-heavy JPEG), the labelled corners carried through the same change, and reports per change how
-many are found within half a square and the squares right. Nothing altered is kept.
+heavy JPEG, turned by any angle, seen steeply, dim, warm or blurred, a rack over the near edge,
+a hand near a corner), the labelled corners carried through the same change, and reports per
+change how many are found within half a square and the squares right. Nothing altered is kept.
 
 Per set: squares right, letters right, blank recall, empty-square precision (of squares read
 empty, the share that are) and recall, per-class recall. Exit status 2 when ../shared/real is
@@ -230,10 +231,89 @@ def _jpeg(image: np.ndarray, corners: np.ndarray):
     return cv2.imdecode(data, cv2.IMREAD_COLOR), corners
 
 
+def _rotated(degrees: float):
+    """Turned by any angle (a turntable), in a frame grown to hold it, on the median colour."""
+    def rotate(image: np.ndarray, corners: np.ndarray):
+        h, w = image.shape[:2]
+        m = cv2.getRotationMatrix2D((w / 2, h / 2), degrees, 1.0)
+        cos, sin = abs(m[0, 0]), abs(m[0, 1])
+        size = (int(h * sin + w * cos), int(h * cos + w * sin))
+        m[:, 2] += (size[0] - w) / 2, (size[1] - h) / 2
+        fill = tuple(float(v) for v in np.median(image.reshape(-1, 3), axis=0))
+        out = cv2.warpAffine(image, m, size, flags=cv2.INTER_AREA, borderValue=fill)
+        return out, np.float32(np.c_[corners, np.ones(4)] @ m.T)
+    return rotate
+
+
+def _steep(image: np.ndarray, corners: np.ndarray):
+    """The top of the frame 60% as wide and lowered by a tenth: a camera low beside the board."""
+    h, w = image.shape[:2]
+    to = [[0.2 * w, 0.1 * h], [0.8 * w, 0.1 * h], [w, h], [0, h]]
+    return _warped(image, corners, to, (0, 0, 0))
+
+
+def _toned(gamma: float, gain: tuple):
+    """Lightness through a gamma curve, then each channel (B, G, R) scaled, and sensor noise."""
+    def tone(image: np.ndarray, corners: np.ndarray):
+        x = (image.astype(np.float32) / 255) ** gamma * 255 * np.float32(gain)
+        x += np.random.default_rng(0).normal(0, 3, x.shape).astype(np.float32)
+        return np.uint8(np.clip(x, 0, 255)), corners
+    return tone
+
+
+def _blurred(image: np.ndarray, corners: np.ndarray):
+    k = int(max(image.shape[:2]) / 300) * 2 + 3
+    return cv2.GaussianBlur(image, (k, k), 0), corners
+
+
+def _near_edge(corners: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
+    """The playing area's edge nearest the photo's bottom (its two ends), and a square's size."""
+    i = max(range(4), key=lambda k: corners[k, 1] + corners[(k + 1) % 4, 1])
+    a, b = corners[i], corners[(i + 1) % 4]
+    return a, b, float(np.linalg.norm(b - a)) / 15
+
+
+def _rack(image: np.ndarray, corners: np.ndarray):
+    """A dark rack over the near edge's first row, longer than the board (a home game filmed
+    with the rack in front)."""
+    a, b, square = _near_edge(corners)
+    along = (b - a) / np.linalg.norm(b - a)
+    inward = corners.mean(0) - (a + b) / 2
+    inward /= np.linalg.norm(inward)
+    p, q = a - 2 * square * along + 0.3 * square * inward, b + 2 * square * along
+    q = q + 0.3 * square * inward
+    band = [p, q, q + 1.2 * square * inward, p + 1.2 * square * inward]
+    out = image.copy()
+    cv2.fillConvexPoly(out, np.int32(band), (30, 60, 90))
+    return out, corners
+
+
+def _hand(image: np.ndarray, corners: np.ndarray):
+    """A skin-coloured palm near the second corner, its arm leaving over the edge beside it
+    (the corner itself stays in view)."""
+    square = float(np.linalg.norm(corners[1] - corners[0])) / 15
+    corner, centre = corners[1], corners.mean(0)
+    d = (corner - centre) / np.linalg.norm(corner - centre)
+    palm = corner - 2.5 * square * d
+    edge = (corners[2] - corner) / np.linalg.norm(corners[2] - corner)
+    outward = d - edge * float(d @ edge)
+    arm = palm + 4 * square * outward / np.linalg.norm(outward)
+    out, skin = image.copy(), (120, 150, 200)
+    angle = float(np.degrees(np.arctan2(d[1], d[0])))
+    cv2.ellipse(out, tuple(int(v) for v in palm), (int(2 * square), int(1.5 * square)), angle,
+                0, 360, skin, -1)
+    cv2.line(out, tuple(int(v) for v in palm), tuple(int(v) for v in arm), skin,
+             int(2 * square))
+    return out, corners
+
+
 VARIANTS = {
     "turned 90": _turned(1), "turned 180": _turned(2), "turned 270": _turned(3),
     "mirrored": _mirrored, "640 px": lambda im, c: _scaled(im, c, 640), "tilted": _tilted,
     "small in frame": _far, "jpeg 30": _jpeg,
+    "rotated 25": _rotated(25), "rotated 160": _rotated(160), "steep tilt": _steep,
+    "dim": _toned(1.8, (0.7, 0.7, 0.7)), "warm light": _toned(1.0, (0.7, 0.9, 1.15)),
+    "blurred": _blurred, "rack in front": _rack, "hand near a corner": _hand,
 }
 
 
