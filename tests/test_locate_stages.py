@@ -12,12 +12,14 @@ from tilecast.engine.board import premium_name
 from tilecast.vision.lattice import TRIM, combs, lattice_outlines
 from tilecast.vision.locate import (
     BoardNotFound,
+    Candidate,
     LocateConfig,
     fitted_candidates,
     halved,
     locate_board,
     order_corners,
 )
+from tilecast.vision.locate import _best as choose
 from tilecast.vision.locate import stretched as stretched_pitch
 from tilecast.vision.outlines import mirrored_network_outlines
 from tilecast.vision.rectify import board_to_image, cell_size_px, corners_from_points
@@ -103,6 +105,23 @@ def test_a_few_strong_edges_do_not_pull_the_robust_comb():
     assert abs(plain.pitch - 9.95) > 0.3
     assert abs(robust.pitch - 9.95) < 0.1
     assert abs((robust.start - 69.4) / 9.95 - round((robust.start - 69.4) / 9.95)) < 0.1
+
+
+def _candidate(squares_off: float, contrast: float, agreement: float) -> Candidate:
+    shift = squares_off * cell_size_px(TRUTH)
+    return Candidate("test", TRUTH + np.float32([shift, 0]), contrast, 32, agreement, "")
+
+
+def test_a_far_fit_tied_on_the_layout_loses_to_a_much_clearer_grid():
+    """Tiles over most premium squares (a vintage board, seen tilted): a fit 4.4 squares off
+    agreed 0.134 with the layout, the board's own 0.119, and was chosen; the board's grid shows
+    far more clearly (contrast 2.87 against 1.83), and that now decides."""
+    wrong, right = _candidate(4.4, 1.83, 0.134), _candidate(0.0, 2.87, 0.119)
+    assert choose([wrong, right]) is right
+    # a clear lead on the layout still wins, and so does the better layout between near fits
+    assert choose([_candidate(4.4, 1.83, 0.20), right]).agreement == 0.20
+    near = _candidate(0.5, 1.83, 0.134)
+    assert choose([near, right]) is near
 
 
 def test_a_stretched_grid_is_told_apart():
