@@ -193,3 +193,38 @@ def test_bad_input_is_named():
         weigh_by_colour(probs, colours)  # 21 cells, not the whole board
     with pytest.raises(ValueError, match="float32"):
         centre_colours([np.zeros((64, 64, 3), np.float32)])
+
+
+def test_a_cell_in_lamplight_is_compared_with_the_squares_and_tiles_around_it():
+    """A lamp on one side lifts and yellows everything there: an empty square under it can
+    be nearer in colour to the tiles across the board than to the board's squares at large,
+    and a blank under it far from both. Each is judged by the references around it."""
+    lit = (np.arange(225) % 15 >= 11)[:, None]
+    tile = np.where(lit, [230, 142, 185], [200, 135, 160])  # CIELAB: cream, yellowed in the lamp
+    square = np.where(lit, [190, 134, 158], [150, 128, 135])
+    is_tile = np.arange(225) // 15 < 7
+    probs = np.full((225, 28), 1e-4, np.float32)
+    probs[is_tile, 0] = 1  # A, surely
+    probs[~is_tile, EMPTY] = 1
+    colours = np.c_[np.where(is_tile[:, None], tile, square),
+                    np.where(is_tile, LETTER, PLAIN)].astype(np.float32)
+    cell = 10 * 15 + 12
+    assert PREMIUM_TYPE[cell] == "" and lit[cell]
+    probs[cell, [BLANK, EMPTY]] = 0.6, 0.4  # read as a blank, unsurely
+    assert weigh_by_colour(probs, colours)[cell].argmax() == EMPTY
+    probs[cell, [BLANK, EMPTY]] = 0.3, 0.7  # a blank read as an empty square
+    colours[cell, :3] = tile[cell]
+    assert weigh_by_colour(probs, colours)[cell].argmax() == BLANK
+
+
+def test_a_blank_read_fairly_surely_needs_more_to_be_made_an_empty_square():
+    """A pale blank on a pale board, or one with a broad pale mark, lies nearer the squares'
+    colour than the lettered tiles'; the network, which saw its edges, keeps it unless the
+    square's colour is far nearer (`empty_ratio`) than needed the other way (`ratio`)."""
+    tile, square = np.float32([150, 128, 160]), np.float32([150, 128, 128])
+    pale = np.float32([150, 128, 138])  # 2.2 times nearer the square than the tiles
+    probs, colours, squares = frame((0.7, 0.3), pale, tile=tile, square=square)
+    assert weigh_by_colour(probs, colours, squares)[20].argmax() == BLANK
+    probs, colours, squares = frame((0.3, 0.7), tile + np.float32([0, 0, -10]), tile=tile,
+                                    square=square)  # the same 2.2 times, towards the tiles
+    assert weigh_by_colour(probs, colours, squares)[20].argmax() == BLANK

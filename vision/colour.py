@@ -4,7 +4,8 @@ The tile network reads grey crops normalised for contrast (classify.preprocess),
 blank and a plain square can look alike to it. Their colours differ on most boards: a blank's
 face has the colour of the set's other tiles, a square the colour of the board's other squares
 of its premium type. A cell the network reads as a blank or an empty square, not surely, is
-weighed by which of the two it is much nearer in colour within the same frame (measured in
+weighed by which of the two it is much nearer in colour within the same frame, compared with
+the tiles and squares near it on the board where its square is known (measured in
 models/MODEL_CARD.md). A cell in the tiles' colour whose middle is plain (no letter, no print)
 is a blank: colour says a tile stands there, plainness says it has no letter.
 """
@@ -31,7 +32,11 @@ class ColourConfig:
     """When colour settles a blank-or-empty reading, and how far: its tuning values."""
 
     unsure: float = 0.99  # a blank or empty reading less sure than this is weighed by colour
-    ratio: float = 3.0  # how much nearer in colour to one side than the other decides it
+    ratio: float = 2.0  # how much nearer the tiles' colour than the square's makes it a tile
+    # how much nearer the square's colour makes it an empty square: more, since a pale blank on
+    # a pale board, or one with a broad pale mark, lies nearer the squares than the lettered
+    # tiles, and the network saw its edges
+    empty_ratio: float = 3.0
     lightness: float = 0.25  # weight of CIELAB lightness against chroma (glare, shade change it)
     separation: float = 10.0  # tile and square colours nearer than this tell nothing
     sure: float = 0.95  # readings this sure give the frame's tile and square colours
@@ -39,6 +44,7 @@ class ColourConfig:
     keep: float = 0.01  # the share of the losing reading's probability that stays with it
     plain: float = 10.0  # a middle whose lightness spreads less than this has no letter or print
     tile_spread: float = 1.5  # times the 90th percentile of the sure tiles' distances from theirs
+    near: int = 6  # a cell on a known square is compared with this many nearest references
 
 
 COLOUR = ColourConfig()
@@ -102,7 +108,10 @@ def weigh_by_colour(probs: np.ndarray, colours: np.ndarray,
     of one frame (default: all 225 in order); `types` the premium type of each cell instead
     (UNKNOWN where its square is not known: such cells are compared with the other plain, or
     the other printed, cells of unknown squares). The tile colour is the median of the surely
-    read letters, the square colour the median of the surely empty squares of the same type.
+    read letters, the square colour the median of the surely empty squares of the same type;
+    where the squares are known (no `types`), of the `near` of them nearest each cell, since
+    light falls unevenly over a board (a lamp to one side, glare) and a far square's colour
+    can be nearer a tile's than the cell's own square's is.
     A cell `ratio` times nearer to the tiles' colour gives all but `keep` of its empty reading's
     probability to the blank when its middle is plain, else to its tile readings (in their
     proportions: a letter read fairly well stays that letter; not on an unknown square, whose
@@ -114,6 +123,7 @@ def weigh_by_colour(probs: np.ndarray, colours: np.ndarray,
     """
     if types is None and squares is None and len(probs) != len(PREMIUM_TYPE):
         raise ValueError(f"{len(probs)} cells without their squares: give `squares`")
+    placed = types is None
     out = probs.copy()
     best, top = probs.argmax(1), probs.max(1)
     unsure = np.flatnonzero(((best == BLANK) | (best == EMPTY)) & (top < cfg.unsure))
@@ -145,10 +155,19 @@ def weigh_by_colour(probs: np.ndarray, colours: np.ndarray,
     alone = (~known & plain[unsure] & (to_tile <= within)
              & (to_tile[:, None] * cfg.ratio < to_refs).all(axis=1))
     own = np.array([square[k] if k in square else tile for k in kinds], np.float32)
-    to_square = np.linalg.norm(cells - own, axis=1)
+    # whether the set's tiles and these squares differ in colour at all is the board's own
     apart = known & (np.linalg.norm(own - tile, axis=1) >= cfg.separation)
+    if placed:
+        at = _places(len(probs) if squares is None else squares)
+        to_tile = np.linalg.norm(cells - _nearest(colours, at, unsure, np.flatnonzero(tiles),
+                                                  cfg.near), axis=1)
+        for kind in set(kinds) & set(square):
+            of = kinds == kind
+            own[of] = _nearest(colours, at, unsure[of], np.flatnonzero(empty & (types == kind)),
+                               cfg.near)
+    to_square = np.linalg.norm(cells - own, axis=1)
     tile_like = apart & (to_tile * cfg.ratio < to_square)
-    square_like = apart & ~tile_like & (to_square * cfg.ratio < to_tile)
+    square_like = apart & ~tile_like & (to_square * cfg.empty_ratio < to_tile)
     _move(out, unsure[alone | (tile_like & plain[unsure])], EMPTY, BLANK, cfg.keep)
     lettered = unsure[tile_like & ~plain[unsure] & ~unknown[unsure]]
     moved = out[lettered, EMPTY] * (1 - cfg.keep)
@@ -157,6 +176,21 @@ def weigh_by_colour(probs: np.ndarray, colours: np.ndarray,
     out[lettered, :EMPTY] += moved[:, None] * rest / rest.sum(axis=1, keepdims=True)
     _move(out, unsure[square_like], BLANK, EMPTY, cfg.keep)
     return out
+
+
+def _places(squares: int | np.ndarray) -> np.ndarray:
+    """[n, 2] the row and column of each square (`squares` row * 15 + col, or 0..n-1)."""
+    squares = np.arange(squares) if isinstance(squares, int) else np.asarray(squares)
+    return np.stack([squares // 15, squares % 15], axis=1).astype(np.float32)
+
+
+def _nearest(colours: np.ndarray, at: np.ndarray, cells: np.ndarray, refs: np.ndarray,
+             k: int) -> np.ndarray:
+    """[len(cells), 3] for each of `cells`, the median colour of the `k` of `refs` that lie
+    nearest it on the board (cells and refs index `colours` and `at`)."""
+    apart = np.linalg.norm(at[cells][:, None] - at[refs][None], axis=2)
+    nearest = refs[np.argsort(apart, axis=1, kind="stable")[:, :k]]
+    return np.median(colours[nearest], axis=1)
 
 
 def _move(out: np.ndarray, rows: np.ndarray, source: int, to: int, keep: float) -> None:
