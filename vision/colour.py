@@ -158,7 +158,7 @@ def weigh_by_colour(probs: np.ndarray, colours: np.ndarray,
     # whether the set's tiles and these squares differ in colour at all is the board's own
     apart = known & (np.linalg.norm(own - tile, axis=1) >= cfg.separation)
     if placed:
-        at = _places(len(probs) if squares is None else squares)
+        at = np.arange(len(probs)) if squares is None else np.asarray(squares)
         to_tile = np.linalg.norm(cells - _nearest(colours, at, unsure, np.flatnonzero(tiles),
                                                   cfg.near), axis=1)
         for kind in set(kinds) & set(square):
@@ -178,19 +178,21 @@ def weigh_by_colour(probs: np.ndarray, colours: np.ndarray,
     return out
 
 
-def _places(squares: int | np.ndarray) -> np.ndarray:
-    """[n, 2] the row and column of each square (`squares` row * 15 + col, or 0..n-1)."""
-    squares = np.arange(squares) if isinstance(squares, int) else np.asarray(squares)
-    return np.stack([squares // 15, squares % 15], axis=1).astype(np.float32)
+# every square's 225 squares from the nearest out (ties by index): the references near a cell
+_RC = np.stack(np.divmod(np.arange(225), 15), axis=1)
+NEAREST_FIRST = np.argsort(np.linalg.norm(_RC[:, None] - _RC[None], axis=2), axis=1,
+                           kind="stable")
 
 
-def _nearest(colours: np.ndarray, at: np.ndarray, cells: np.ndarray, refs: np.ndarray,
+def _nearest(colours: np.ndarray, squares: np.ndarray, cells: np.ndarray, refs: np.ndarray,
              k: int) -> np.ndarray:
     """[len(cells), 3] for each of `cells`, the median colour of the `k` of `refs` that lie
-    nearest it on the board (cells and refs index `colours` and `at`)."""
-    apart = np.linalg.norm(at[cells][:, None] - at[refs][None], axis=2)
-    nearest = refs[np.argsort(apart, axis=1, kind="stable")[:, :k]]
-    return np.median(colours[nearest], axis=1)
+    nearest it on the board (cells and refs index `colours` and `squares`, the board squares)."""
+    row = np.full(225, -1)
+    row[squares[refs]] = refs
+    order = row[NEAREST_FIRST[squares[cells]]]  # [cells, 225] rows of colours, nearest first
+    taken = (order >= 0) & (np.cumsum(order >= 0, axis=1) <= k)
+    return np.median(colours[order[taken].reshape(len(cells), -1)], axis=1)
 
 
 def _move(out: np.ndarray, rows: np.ndarray, source: int, to: int, keep: float) -> None:
