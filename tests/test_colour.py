@@ -217,14 +217,34 @@ def test_a_cell_in_lamplight_is_compared_with_the_squares_and_tiles_around_it():
     assert weigh_by_colour(probs, colours)[cell].argmax() == BLANK
 
 
+def spread_tiles(colours):
+    """The sure tiles' colours varied along b by 10 either way, in turn, as a set's tiles vary
+    (the tiles' own spread; their median, near any cell, stays where it was)."""
+    colours[:10, 2] += np.float32([10, -10] * 5)
+    return colours
+
+
 def test_a_blank_read_fairly_surely_needs_more_to_be_made_an_empty_square():
     """A pale blank on a pale board, or one with a broad pale mark, lies nearer the squares'
     colour than the lettered tiles'; the network, which saw its edges, keeps it unless the
-    square's colour is far nearer (`empty_ratio`) than needed the other way (`ratio`)."""
+    square's colour is far nearer (`strict_ratio`) than needed the other way (`ratio`)."""
     tile, square = np.float32([150, 128, 160]), np.float32([150, 128, 128])
-    pale = np.float32([150, 128, 138])  # 2.2 times nearer the square than the tiles
+    pale = np.float32([150, 128, 137])  # 2.6 times nearer the square than the tiles
     probs, colours, squares = frame((0.7, 0.3), pale, tile=tile, square=square)
-    assert weigh_by_colour(probs, colours, squares)[20].argmax() == BLANK
-    probs, colours, squares = frame((0.3, 0.7), tile + np.float32([0, 0, -10]), tile=tile,
-                                    square=square)  # the same 2.2 times, towards the tiles
-    assert weigh_by_colour(probs, colours, squares)[20].argmax() == BLANK
+    assert weigh_by_colour(probs, spread_tiles(colours), squares)[20].argmax() == BLANK
+    probs, colours, squares = frame((0.3, 0.7), tile + np.float32([0, 0, -9]), tile=tile,
+                                    square=square)  # the same 2.6 times, towards the tiles
+    assert weigh_by_colour(probs, spread_tiles(colours), squares)[20].argmax() == BLANK
+
+
+def test_a_plain_cell_further_from_the_tiles_than_they_lie_is_no_blank():
+    """A rack in front of the board or a hand over it, plain and of a colour like the tiles'
+    (wood, skin), nearer them than the squares but further than the set's tiles lie from
+    their colour, is not taken for a blank."""
+    tile, square = np.float32([150, 128, 160]), np.float32([150, 128, 100])
+    rack = np.float32([70, 128, 150])  # darker: 2.4 times nearer the tiles than the square
+    probs, colours, squares = frame((0.3, 0.7), rack, tile=tile, square=square)
+    assert weigh_by_colour(probs, spread_tiles(colours), squares)[20].argmax() == EMPTY
+    probs, colours, squares = frame((0.3, 0.7), tile + np.float32([20, 0, -4]), tile=tile,
+                                    square=square)  # a blank in a little more light
+    assert weigh_by_colour(probs, spread_tiles(colours), squares)[20].argmax() == BLANK

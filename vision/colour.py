@@ -32,11 +32,11 @@ class ColourConfig:
     """When colour settles a blank-or-empty reading, and how far: its tuning values."""
 
     unsure: float = 0.99  # a blank or empty reading less sure than this is weighed by colour
-    ratio: float = 2.0  # how much nearer the tiles' colour than the square's makes it a tile
-    # how much nearer the square's colour makes it an empty square: more, since a pale blank on
-    # a pale board, or one with a broad pale mark, lies nearer the squares than the lettered
-    # tiles, and the network saw its edges
-    empty_ratio: float = 3.0
+    ratio: float = 2.0  # how much nearer the tiles' colour than its square's makes it a tile
+    # ... where colour tells less: for a blank reading to become an empty square (a pale blank
+    # on a pale board, or one with a broad pale mark, lies nearer the squares than the lettered
+    # tiles, and the network saw its edges), and for a cell with no square of its type in view
+    strict_ratio: float = 3.0
     lightness: float = 0.25  # weight of CIELAB lightness against chroma (glare, shade change it)
     separation: float = 10.0  # tile and square colours nearer than this tell nothing
     sure: float = 0.95  # readings this sure give the frame's tile and square colours
@@ -113,10 +113,11 @@ def weigh_by_colour(probs: np.ndarray, colours: np.ndarray,
     light falls unevenly over a board (a lamp to one side, glare) and a far square's colour
     can be nearer a tile's than the cell's own square's is.
     A cell `ratio` times nearer to the tiles' colour gives all but `keep` of its empty reading's
-    probability to the blank when its middle is plain, else to its tile readings (in their
+    probability to the blank when its middle is plain and it lies as near the tiles' colour as
+    the sure tiles do (not a plain wooden rack or a hand), else to its tile readings (in their
     proportions: a letter read fairly well stays that letter; not on an unknown square, whose
-    printed neighbours may be of any premium type); one `ratio` times nearer to the squares'
-    gives its blank reading's to the empty square. Lightness counts for little: glare
+    printed neighbours may be of any premium type); one `strict_ratio` times nearer to the
+    squares' gives its blank reading's to the empty square. Lightness counts for little: glare
     brightens a square towards a pale tile's colour. Without enough sure references (an empty
     board, a hand over most of it), or where tile and square colours are alike, nothing
     changes.
@@ -149,11 +150,11 @@ def weigh_by_colour(probs: np.ndarray, colours: np.ndarray,
     known = np.array([k in square for k in kinds], bool)
     # a plain cell whose premium type has no empty square in view (crops of tiles alone, a
     # premium type all covered) is a tile when it lies as near the tiles' colour as the sure
-    # tiles do and `ratio` times nearer it than every square colour in view
+    # tiles do and `strict_ratio` times nearer it than every square colour in view
     refs = np.array(list(square.values()), np.float32).reshape(-1, 3)
     to_refs = np.linalg.norm(cells[:, None] - refs[None], axis=2)
     alone = (~known & plain[unsure] & (to_tile <= within)
-             & (to_tile[:, None] * cfg.ratio < to_refs).all(axis=1))
+             & (to_tile[:, None] * cfg.strict_ratio < to_refs).all(axis=1))
     own = np.array([square[k] if k in square else tile for k in kinds], np.float32)
     # whether the set's tiles and these squares differ in colour at all is the board's own
     apart = known & (np.linalg.norm(own - tile, axis=1) >= cfg.separation)
@@ -167,8 +168,9 @@ def weigh_by_colour(probs: np.ndarray, colours: np.ndarray,
                                cfg.near)
     to_square = np.linalg.norm(cells - own, axis=1)
     tile_like = apart & (to_tile * cfg.ratio < to_square)
-    square_like = apart & ~tile_like & (to_square * cfg.empty_ratio < to_tile)
-    _move(out, unsure[alone | (tile_like & plain[unsure])], EMPTY, BLANK, cfg.keep)
+    square_like = apart & ~tile_like & (to_square * cfg.strict_ratio < to_tile)
+    _move(out, unsure[alone | (tile_like & plain[unsure] & (to_tile <= within))], EMPTY, BLANK,
+          cfg.keep)
     lettered = unsure[tile_like & ~plain[unsure] & ~unknown[unsure]]
     moved = out[lettered, EMPTY] * (1 - cfg.keep)
     out[lettered, EMPTY] -= moved
