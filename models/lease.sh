@@ -30,12 +30,14 @@ BATCH=${BATCH:-512}
 LR=${LR:-1.5e-3}
 SITE=$(mktemp -d)
 mkdir -p "$OUT"
-exec > >(tee "$OUT/train.log") 2>&1
-"$PYTHON" -m pip install -q --no-deps --no-build-isolation --no-index --target "$SITE" .
-export PYTHONPATH="$SITE" PYTHONUNBUFFERED=1
-"$PYTHON" -c 'import torch; print("torch", torch.__version__, "cuda", torch.cuda.is_available())'
-"$PYTHON" models/train.py --cache /tmp/tilecast-lease-cells --workers "$WORKERS" \
-    --loaders "$LOADERS" --train-chunks "$TRAIN_CHUNKS" --board-chunks "$BOARD_CHUNKS" \
-    --batch "$BATCH" --lr "$LR" --steps 0 --minutes "$MINUTES" --init models/tiles.onnx \
-    --checkpoint "$OUT/tiles.pt" --out "$OUT/tiles.onnx"
-"$PYTHON" models/quantize.py --model "$OUT/tiles.onnx" --out "$OUT/tiles_int8.onnx"
+retrain() {
+    "$PYTHON" -m pip install -q --no-deps --no-build-isolation --no-index --target "$SITE" .
+    export PYTHONPATH="$SITE" PYTHONUNBUFFERED=1
+    "$PYTHON" -c 'import torch; print("torch", torch.__version__, "cuda", torch.cuda.is_available())'
+    "$PYTHON" models/train.py --cache /tmp/tilecast-lease-cells --workers "$WORKERS" \
+        --loaders "$LOADERS" --train-chunks "$TRAIN_CHUNKS" --board-chunks "$BOARD_CHUNKS" \
+        --batch "$BATCH" --lr "$LR" --steps 0 --minutes "$MINUTES" --init models/tiles.onnx \
+        --checkpoint "$OUT/tiles.pt" --out "$OUT/tiles.onnx"
+    "$PYTHON" models/quantize.py --model "$OUT/tiles.onnx" --out "$OUT/tiles_int8.onnx"
+}
+retrain 2>&1 | tee "$OUT/train.log"  # the log ends with the run (pipefail keeps its status)
