@@ -4,7 +4,10 @@
         --commit abc1234 -o docs/annotate-accuracy.md
 
 Every miss is listed under its game, worst games first, with the game's look and the miss's
-kind guessed from its shape (the kinds are a first sort, not a diagnosis).
+kind guessed from its shape (the kinds are a first sort, not a diagnosis), and marked where
+the true play makes a word the benchmark's lexicon (ENABLE) lacks: a CSW word of a real record
+or a self-play phony, whose blanks no lexicon check can name and whose misread letters none can
+mend.
 """
 
 from __future__ import annotations
@@ -16,6 +19,12 @@ import re
 from collections import Counter
 from datetime import date
 from pathlib import Path
+
+from annotate_accuracy import sources
+
+from tilecast.engine.board import Board
+from tilecast.engine.play import formed_words
+from tilecast.lexicons import load_lexicon
 
 MISS = re.compile(r"move (\d+): wanted (.*), recorded (.*)$")
 
@@ -54,8 +63,38 @@ def look_line(look: dict) -> str:
     return ", ".join(parts)
 
 
+def off_lexicon(games: set[str]) -> dict[str, dict[int, list[str]]]:
+    """Per game, its expected moves (numbered as annotate_accuracy.expected lists them, from 1)
+    that are plays forming words ENABLE lacks, and those words."""
+    lexicon = load_lexicon("enable")
+    own = max((int(g.removeprefix("selfplay")) - 999 for g in games
+               if g.startswith("selfplay")), default=0)
+    out: dict[str, dict[int, list[str]]] = {}
+    for name, _, turns in sources(10**6, own):  # every record that replays, then self-play
+        if name not in games:
+            continue
+        board, number, off = Board(), 0, {}
+        for t in turns:
+            number += 1
+            if not t.placed:
+                continue
+            after = board.with_tiles((p.row, p.col, p.tile) for p in t.placed)
+            words = ["".join(after.at(r, c).letter for r, c in squares)
+                     for squares in formed_words(board, t.placed)]
+            if any(w not in lexicon for w in words):
+                off[number] = [w for w in words if w not in lexicon]
+            if t.withdrawn:
+                number += 1
+            else:
+                board = after
+        out[name] = off
+    return out
+
+
 def render(reports: list[dict], commit: str) -> str:
     kinds: Counter[str] = Counter()
+    unlisted: Counter[str] = Counter()
+    off = off_lexicon({r["game"] for r in reports})
     games = []
     for r in sorted(reports, key=lambda r: (r["right"] - r["moves"], r["game"])):
         lines = []
@@ -64,9 +103,16 @@ def render(reports: list[dict], commit: str) -> str:
             want, got = ast.literal_eval(want), ast.literal_eval(got)
             k = kind(want, got)
             kinds[k] += max(moves(want), 1)
+            first = int(number)
+            lacking = off.get(r["game"], {})
+            outside = [lacking[i] for i, m in enumerate(want, first)
+                       if m[0] == "play" and i in lacking]
+            unlisted[k] += len(outside)
             wanted = "; ".join(describe(m) for m in want) or "nothing"
             recorded = "; ".join(describe(m) for m in got) or "nothing"
-            lines.append(f"- move {number} ({k}): wanted {wanted}; recorded {recorded}")
+            mark = f" [ENABLE lacks {', '.join(w for ws in outside for w in ws)}]" \
+                if outside else ""
+            lines.append(f"- move {number} ({k}): wanted {wanted}; recorded {recorded}{mark}")
         if lines:
             games.append(f"### {r['game'].split('__')[-1]}: {r['right']} of {r['moves']}\n\n"
                          f"Look: {look_line(r['look'])}.\n\n" + "\n".join(lines))
@@ -91,6 +137,8 @@ A miss is a run of moves where the record and the truth differ after aligning th
 sequences; its kind is guessed from its shape.
 
 Kinds (moves): {", ".join(f"{k} {n}" for k, n in kinds.most_common())}.
+Of those, plays that form a word ENABLE lacks (marked below): {", ".join(
+        f"{k} {unlisted[k]}" for k, _ in kinds.most_common())}.
 """
     return head + "\n" + "\n\n".join(games) + "\n"
 
