@@ -81,8 +81,9 @@ def off_lexicon(games: set[str]) -> dict[str, dict[int, list[str]]]:
             after = board.with_tiles((p.row, p.col, p.tile) for p in t.placed)
             words = ["".join(after.at(r, c).letter for r, c in squares)
                      for squares in formed_words(board, t.placed)]
-            if any(w not in lexicon for w in words):
-                off[number] = [w for w in words if w not in lexicon]
+            lacking = [w for w in words if w not in lexicon]
+            if lacking:
+                off[number] = lacking
             if t.withdrawn:
                 number += 1
             else:
@@ -103,9 +104,8 @@ def render(reports: list[dict], commit: str) -> str:
             want, got = ast.literal_eval(want), ast.literal_eval(got)
             k = kind(want, got)
             kinds[k] += max(moves(want), 1)
-            first = int(number)
             lacking = off.get(r["game"], {})
-            outside = [lacking[i] for i, m in enumerate(want, first)
+            outside = [lacking[i] for i, m in enumerate(want, int(number))
                        if m[0] == "play" and i in lacking]
             unlisted[k] += len(outside)
             wanted = "; ".join(describe(m) for m in want) or "nothing"

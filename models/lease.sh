@@ -1,16 +1,16 @@
 #!/usr/bin/env bash
 # Retrain the tile network in one call on a lent GPU machine, and bring the models back.
 #
-# A lease is short (15 minutes of device time a session, 10 minutes a command, the machine's
-# start included in the first), so the whole retrain is one command: tilecast installed
-# without its dependencies (the machine's image has torch, onnx, onnxruntime and opencv, and
-# nothing can be fetched there), the training cache rendered on every core, then training
-# warm from the shipped weights with session 17's batch and its second run's learning rate,
-# on the renderer as it is now, bounded by the clock. Into $OUT: tiles.onnx (float),
+# A lease is short (15 minutes of device time a session with the machine's start, 10 minutes a
+# command), so the whole retrain is one command: tilecast installed without its dependencies
+# (the machine's image has torch, onnx, onnxruntime and opencv, and nothing can be fetched
+# there), the training cache rendered on every core, then training warm from the shipped
+# weights with session 17's batch and its second run's learning rate, on the renderer as it is
+# now, bounded by the clock. Into $OUT: tiles.onnx (float),
 # tiles_int8.onnx (what the reader loads), tiles.pt (the weights as training goes, kept
 # should the command be stopped at its limit) and train.log.
 #
-#     run: bash models/lease.sh          (timeout_s 600; defaults fit about 9 minutes)
+#     run: bash models/lease.sh          (timeout_s 600; the defaults take about 8 minutes)
 #
 # Then, here: copy the files into models/ and measure before shipping (models/MODEL_CARD.md,
 # "Retraining on a lent GPU"). A CPU try of the whole path, in a few minutes:
