@@ -154,3 +154,18 @@ def test_letters_over_counts_faces_against_the_set(english):
     rows[0] = "ZZqqQe........."  # two Z (the set has one), three blanks (it has two), one Q
     faces = Board.from_rows(rows).faces()
     assert letters_over(faces, english) == {"?": (3, 2), "Z": (2, 1)}
+
+
+def test_a_recorded_blank_the_camera_reads_as_a_letter_counts_as_a_blank(info):
+    """The record holds a blank on I8 (the lexicon or the operator named it); the camera
+    takes it for a T. Four Ts and the blank are no fifth T: nothing to alert. A fifth T read
+    on a square the record has no blank on is."""
+    session, log = opened(info, Rules(), TINY)
+    session.submit({"type": "play", "coord": "8H", "word": "TtTT"})
+    session.submit({"type": "play", "coord": "H9", "word": "T"})
+    session.submit({"type": "board", "frame": 4, "time": 2.0,
+                    "rows": rows_with(H8="T", I8="T", J8="T", K8="T", H9="T")})
+    assert log.open_alerts() == []
+    session.submit({"type": "board", "frame": 5, "time": 3.0,
+                    "rows": rows_with(H8="T", I8="T", J8="T", K8="T", H9="T", A1="T")})
+    assert [a["data"].get("letter") for a in log.open_alerts()] == ["T"]

@@ -659,6 +659,31 @@ def test_a_letter_read_again_past_the_count_mends_the_one_earlier_tile_now_read_
     assert [t.word for t in rec.game.turns] == ["ZA", "ZO"] and rec.actions[-1]["uncounted"]
 
 
+def test_a_letter_read_again_past_the_count_mends_the_earlier_phony_it_alone_spoilt(
+        english, wespa):
+    """QUA was laid with a blank as U and read as the phony QXA (the network took the plain
+    blank for an X, and goes on doing so). When the set's one X is then read clearly in AX,
+    while H8 still reads as X (a blank now given some chance),
+    the recorded X that alone made its play a phony is the misread one: QXA is corrected to
+    QuA and AX is counted as usual. With the earlier play a word as recorded (AXE, say), no
+    tile stands out: AX is recorded as read, past the count."""
+    lexicon = Lexicon(["QUA", "AX", "AXE", "EX"])
+    rec = recorder(english, wespa, lexicon)
+    camera(rec, probs_of(put(Board(), "8G", "QXA")), time=1.0)
+    assert rec.game.turns[-1].word == "QXA"  # a phony, as the camera clearly read it
+    now = put(put(Board(), "8G", "QXA"), "I8", ".X")
+    notes = camera(rec, probs_of(now, {(7, 7): {"X": 0.9, "?": 0.1}}), time=6.0)
+    assert [(t.player, t.word) for t in rec.game.turns] == [(0, "QuA"), (1, ".X")]
+    assert not rec.actions[-1].get("uncounted")
+    alerts = [n[1]["alert"] for n in notes if n[0] == "alert"]
+    assert [a.kind for a in alerts] == ["play-amended"] and "blank as U on H8" in alerts[0].message
+    assert rec.rebuild(rec.actions).scores == rec.game.scores
+    rec = recorder(english, wespa, lexicon)
+    camera(rec, probs_of(put(Board(), "8G", "AXE")), time=1.0)
+    camera(rec, probs_of(put(put(Board(), "8G", "AXE"), "G9", "X")), time=6.0)
+    assert [t.word for t in rec.game.turns][0] == "AXE" and rec.actions[-1]["uncounted"]
+
+
 def test_a_third_blank_read_clearly_drops_the_recorded_blank_the_camera_now_reads_empty(
         english, wespa):
     """WINDy was recorded with a blank on L8 that reads as an empty square after the next

@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from tilecast.engine import game as g
+from tilecast.engine.board import Board
 from tilecast.engine.tiles import TileSet
 
 # kinds raised once per game (camera-resolution: tilecast.watch, at a run's first reading)
@@ -29,9 +30,12 @@ def letters_over(faces: Iterable[str], tileset: TileSet) -> dict[str, tuple[int,
             if n > tileset.counts.get(face, 0)}
 
 
-def row_faces(rows: Iterable[str]) -> list[str]:
-    """The faces in the camera's rows ('?' a blank, '.' none)."""
-    return [ch for row in rows for ch in row if ch != "."]
+def row_faces(rows: Iterable[str], board: Board) -> list[str]:
+    """The faces in the camera's rows ('?' a blank, '.' none), a square the record holds a
+    blank on counted as a blank whatever letter the camera takes it for (a correction of the
+    record, or the operator, settled it)."""
+    return ["?" if (tile := board.at(r, c)) is not None and tile.blank else ch
+            for r, row in enumerate(rows) for c, ch in enumerate(row) if ch != "."]
 
 
 @dataclass(frozen=True)
@@ -61,7 +65,7 @@ class Raised:
 
 def over_now(game: g.Game, rows: Iterable[str]) -> dict[str, tuple[int, int]]:
     """Letters too many on the camera's last rows or on the recorded board (the larger count)."""
-    seen = letters_over(row_faces(rows), game.tileset)
+    seen = letters_over(row_faces(rows, game.board), game.tileset)
     for face, counts in letters_over(game.board.faces(), game.tileset).items():
         seen[face] = max(seen.get(face, counts), counts)
     return dict(sorted(seen.items()))

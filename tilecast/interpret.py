@@ -488,8 +488,10 @@ def _respent(record: Record, change: Change, raw: Probs, time: float, emptied: A
     when it is the only one of its kind that the camera now reads as another letter (or, a
     blank, as anything else: an empty square, where the lexicon filled one in). Each such
     tile's play is corrected to that reading by a journaled correction, with an alert, and
-    the play is read against the corrected record. No entries unless every kind has exactly
-    one such tile and the play then fits the counts. `raw`: before blank_prior."""
+    the play is read against the corrected record. When the camera reads every such tile as
+    before, the misread one is the tile that alone made its play a phony (see _phony_tile).
+    No entries unless every kind has exactly one such tile and the play then fits the
+    counts. `raw`: before blank_prior."""
     game, actions = record.game, list(record.actions)
     entries: list[Entry] = []
     for face in faces:
@@ -497,16 +499,22 @@ def _respent(record: Record, change: Change, raw: Probs, time: float, emptied: A
         misread = [(r, c) for r in range(SIZE) for c in range(SIZE)
                    if (tile := game.board.at(r, c)) is not None and tile.face == face
                    and _top(raw, r, c) not in same]
-        if len(misread) != 1:
+        now = replace(record, actions=tuple(actions))
+        mended = _phony_tile(now, face, raw) if not misread else None
+        if len(misread) != 1 and mended is None:
             return []
-        (r, c), = misread
-        found = _placed_by(replace(record, actions=tuple(actions)), (r, c))
+        (r, c), = misread or [mended[0]]
+        found = _placed_by(now, (r, c))
         if found is None:
             return []
         index, before, placed = found
         letter = _top(raw, r, c)
-        placed = tuple(p if (p.row, p.col) != (r, c) else Placement(r, c, Tile(letter))
-                       for p in placed if (p.row, p.col) != (r, c) or letter != ".")
+        if mended or letter != ".":
+            tile = mended[1] if mended else Tile(letter)
+            placed = tuple(p if (p.row, p.col) != (r, c) else Placement(r, c, tile)
+                           for p in placed)
+        else:  # a blank the lexicon filled in where the camera saw none
+            placed = tuple(p for p in placed if (p.row, p.col) != (r, c))
         if not placed:
             return []
         was = f"{actions[index]['coord']} {actions[index]['word']}"
@@ -514,6 +522,13 @@ def _respent(record: Record, change: Change, raw: Probs, time: float, emptied: A
         if rewritten is None:
             return []
         actions[index] = rewritten
+        if mended:
+            what = f"a blank as {tile.letter}" if tile.blank else tile.letter
+            why = (f"{was} corrected to {rewritten['coord']} {rewritten['word']}: a {face} the "
+                   f"set had no more of was read again, and {what} on {square_name(r, c)} "
+                   "makes that play, a phony as recorded, words of the lexicon")
+            entries += _correction(index, rewritten, why, len(game.turns), time)
+            continue
         now_reads = "an empty square" if letter == "." else letter
         why = (f"{was} corrected to {actions[index]['coord']} {actions[index]['word']}: the "
                f"camera now reads {now_reads} on {square_name(r, c)}, and again a {face} the "
@@ -529,6 +544,44 @@ def _respent(record: Record, change: Change, raw: Probs, time: float, emptied: A
     if reading is None or note is None or any(a["kind"] == "too-many-of-letter" for a in note):
         return []
     return entries + note + [_play_entry(reading, time)]
+
+
+def _phony_tile(record: Record, face: str, raw: Probs) -> tuple[tuple[int, int], Tile] | None:
+    """The square of the one recorded `face` tile that, read as another tile, turns the play
+    that laid it from a phony into words of the lexicon, and that tile (a blank named as
+    likeliest, or the letter the camera now gives the most chance of the letters that fit);
+    None unless exactly one such tile. The set's count says one tile of `face` is misread,
+    and a misread letter is what most phonies the camera records are: so a match to an earlier
+    phony that an unseen blank or a close letter makes good (a blank u read as D) mends it,
+    where the camera's reading now, steady on the same tile, cannot tell which it was."""
+    lexicon, game = record.lexicon, record.game
+    if lexicon is None or face == BLANK:
+        return None
+    left = Counter(game.tileset.counts)
+    left.subtract(game.board.faces())
+    found = []
+    for r, c, tile in game.board.tiles():
+        if tile.face != face or (placed_by := _placed_by(record, (r, c))) is None:
+            continue
+        _, before, placed = placed_by
+        if blank_letters(lexicon, before.board, placed, ()):  # its words, as recorded, are good
+            continue
+        i = next(i for i, p in enumerate(placed) if (p.row, p.col) == (r, c))
+        fit = [letters[0] for letters in blank_letters(lexicon, before.board, placed, [i])]
+        read = _square(raw, r, c)
+        options = [(read[CLASSES.index(x)], Tile(x)) for x in fit if left[x] > 0]
+        if fit and left[BLANK] > 0:
+            named = likeliest_blanks(lexicon, before.board, _with(placed, i, Tile(fit[0], True)),
+                                     [(x,) for x in fit])
+            options.append((read[BLANK_CLASS] * BLANK_ODDS, Tile(named[0][0], blank=True)))
+        if options:
+            found.append(((r, c), max(options, key=lambda o: o[0])[1]))
+    return found[0] if len(found) == 1 else None
+
+
+def _with(placed: tuple, i: int, tile: Tile) -> tuple:
+    """The placements with placement i's tile replaced."""
+    return tuple(Placement(p.row, p.col, tile) if k == i else p for k, p in enumerate(placed))
 
 
 def _rewritten(action: Entry, before: g.Game, placed: tuple) -> Entry | None:
