@@ -204,6 +204,39 @@ def test_two_plays_seen_in_one_reading_are_recorded_in_the_order_laid(tmp_path, 
     assert words == ["WINDY", "GALE", "A."] if first == "GALE" else ["WINDY", "A.", "GALE"]
 
 
+@pytest.mark.parametrize("last_empty", [2.0, 5.5])
+def test_a_play_read_only_after_the_next_one_is_inserted_before_it(tmp_path, english, wespa,
+                                                                    last_empty):
+    """Bob lays A on G7 (making AD); the camera reads it as a doubtful Z and records nothing.
+    Ann lays GALE, recorded as Bob's, with G7 left out. Then the A reads clearly. Its square
+    was last seen empty at 2.0, before GALE's squares (5.0): Bob's A goes in before GALE, by a
+    journaled correction, and GALE is Ann's. Last seen empty at 5.5, after GALE's squares, the
+    A was laid after GALE: it is the next play."""
+    s = _after_windy(tmp_path, english, wespa)
+    windy = s.game.board
+    doubtful = {(6, 6): {"Z": 0.5, "A": 0.05, ".": 0.45}}
+    emptied = np.full(225, 0.5)
+    s.camera(Observation(probs_of(put(windy, "G7", "A"), doubtful), frame=2, time=3.0,
+                         emptied=emptied))
+    assert [t.word for t in s.game.turns] == ["WINDY"]
+    both = put(put(windy, "G7", "A"), "9A", "GALE")
+    s.camera(Observation(probs_of(both, doubtful), frame=3, time=6.0, emptied=emptied))
+    assert [(t.player, t.word) for t in s.game.turns] == [(0, "WINDY"), (1, "GALE")]
+    emptied = np.full(225, 8.5)  # the empty squares, seen empty just now
+    emptied[[7 * 15 + c for c in range(3, 8)]] = 0.5  # WINDY
+    emptied[[8 * 15 + c for c in range(4)]] = 5.0  # GALE
+    emptied[6 * 15 + 6] = last_empty  # the A
+    s.camera(Observation(probs_of(both), frame=4, time=9.0, emptied=emptied))
+    played = [(t.player, t.word) for t in s.game.turns]
+    kinds = [e.get("kind") for e in s.journal.entries if e["type"] == "alert"]
+    if last_empty < 5.0:
+        assert played == [(0, "WINDY"), (1, "A."), (0, "GALE")]
+        assert "play-inserted" in kinds and s.game.scores == (43, 4)
+    else:
+        assert played == [(0, "WINDY"), (1, "GALE"), (0, "A.")]
+        assert "play-inserted" not in kinds
+
+
 def test_a_resumed_run_knows_which_alerted_tiles_came_back(tmp_path, english, wespa):
     info = SessionInfo("b1", ("Ann", "Bob"), "wespa", str(tmp_path))
     s = Session(info, Recorder(wespa, english, LEX), plugin_manager(entry_points=False))

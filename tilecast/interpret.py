@@ -241,7 +241,46 @@ def read(record: Record, probs: Probs, time: float, follow_on: bool = False,
         entry["uncounted"] = True
     if unconnected:
         entry["unconnected"] = True
-    return alerts + note + [entry], replace(memory, disturbed=())
+    late = [] if uncounted or unconnected else _laid_before(record, reading, time, emptied)
+    return alerts + note + (late or [entry]), replace(memory, disturbed=())
+
+
+def _laid_before(record: Record, reading: Inferred, time: float, emptied: Any) -> list[Entry]:
+    """A play read only now that was laid before the record's last play: its tiles already
+    stood, read as tiles, at the reading that recorded that play (left out then as strays, a
+    blank read as a letter the set had no more of, say), and were last seen empty before that
+    play's tiles were. It is inserted before that play by a journaled correction, with an
+    alert, when the record stands so; appended, it would give that play and every later one
+    to the wrong player. No entries when it was laid after."""
+    action, then, seen = record.play_rows
+    actions = record.actions
+    if emptied is None or not then or seen is None or action is None \
+            or not any(a is action for a in actions):
+        return []
+    index = next(i for i, a in enumerate(actions) if a is action)
+    laid = max(emptied[p.row * SIZE + p.col] for p in reading.placed)
+    if laid == -math.inf or laid >= seen \
+            or any(then[p.row][p.col] == "." for p in reading.placed):
+        return []
+    before = fold(record.game.rules, record.game.tileset, actions[:index])
+    after = apply_action(before, action)
+    later = [p for t in after.turns[len(before.turns):] for p in t.placed]
+    if not later or laid + ORDER_GAP >= min(emptied[p.row * SIZE + p.col] for p in later):
+        return []
+    play = _rewritten({"type": "play"}, before, reading.placed)
+    if play is None:
+        return []
+    try:
+        fold(record.game.rules, record.game.tileset,
+             actions[:index] + (play,) + actions[index:])
+    except ActionError:
+        return []  # it leans on the later play's tiles, or the counts forbid it
+    was = f"{action['coord']} {action['word']}"
+    why = (f"{play['coord']} {play['word']} inserted before {was}: its tiles stood there, "
+           "read but not recorded, before that play was laid")
+    return [_alert("play-inserted", why, "warning", len(record.game.turns), time),
+            {"type": "correct", "op": "insert", "index": index, "action": play,
+             "reason": why, "source": "camera", "time": time}]
 
 
 def _steady(record: Record, placed: tuple, added: Squares, emptied: Any) -> bool:
