@@ -237,6 +237,28 @@ def test_a_play_read_only_after_the_next_one_is_inserted_before_it(tmp_path, eng
         assert "play-inserted" not in kinds
 
 
+@pytest.mark.parametrize("now", ["S", "A"])
+def test_a_steady_misreading_in_line_with_a_play_does_not_run_into_it(tmp_path, english, wespa,
+                                                                       now):
+    """E9 has read as an S since before the first play and never as surely empty (print at
+    the board's edge, say). GALE laid on 9A ends beside it: GALE is recorded, not the phony
+    GALES. Read now as another letter than before, E9 is no steady misreading: a tile may
+    have been laid on it: GALEA is recorded, a phony, as read."""
+    info = SessionInfo("b1", ("Ann", "Bob"), "wespa", str(tmp_path))
+    s = Session(info, Recorder(wespa, english, LEX), plugin_manager(entry_points=False))
+    stray = {(8, 4): {"S": 1.0}}
+    emptied = np.full(225, 0.5)
+    emptied[8 * 15 + 4] = -np.inf
+    windy = put(Board(), "8D", "WINDY")
+    s.camera(Observation(probs_of(windy, stray), frame=1, time=1.0, emptied=emptied))
+    assert [t.word for t in s.game.turns] == ["WINDY"]
+    emptied[[8 * 15 + c for c in range(4)]] = 5.0
+    s.camera(Observation(probs_of(put(windy, "9A", "GALE"), {(8, 4): {now: 1.0}}),
+                         frame=2, time=6.0, emptied=emptied))
+    words = [t.word for t in s.game.turns]
+    assert words == ["WINDY", "GALE"] if now == "S" else words == ["WINDY", "GALEA"]
+
+
 def test_a_resumed_run_knows_which_alerted_tiles_came_back(tmp_path, english, wespa):
     info = SessionInfo("b1", ("Ann", "Bob"), "wespa", str(tmp_path))
     s = Session(info, Recorder(wespa, english, LEX), plugin_manager(entry_points=False))

@@ -164,6 +164,10 @@ def read(record: Record, probs: Probs, time: float, follow_on: bool = False,
         memory = replace(memory, removed=())
     if not change.added or game.phase not in (g.PLAYING, g.OUT):
         return alerts, memory
+    steady = _steady_strays(record, change.added, raw, emptied)
+    if steady and len(steady) < len(change.added):
+        change = replace(change, added=tuple(sq for sq in change.added if sq not in steady))
+        probs = _as_empty(probs, steady)
     if follow_on and any(_empty(probs, r, c) > 1.0 - SURE_TILE for r, c in change.added):
         return [], memory
     reading, note = _best_reading(record, probs, change.added, time,
@@ -296,6 +300,27 @@ def _steady(record: Record, placed: tuple, added: Squares, emptied: Any) -> bool
     return emptied is not None and bool(then) and bool(new) and all(
         emptied[p.row * SIZE + p.col] == -math.inf and then[p.row][p.col] != "."
         for p in new)
+
+
+def _steady_strays(record: Record, added: Squares, raw: Probs, emptied: Any) -> set:
+    """The new squares that are a steady misreading, not a tile of the play now laid: never
+    read surely empty in a still frame, read as a tile already at the reading that recorded
+    the last play, and as the same tile now (print or a shadow at the board's edge, a rack's
+    corner). A play laid beside them is read as if they were empty; taken as tiles in its
+    line, they would run into it (KAF read as KAFCACO)."""
+    _, then, _ = record.play_rows
+    if emptied is None or not then:
+        return set()
+    return {(r, c) for r, c in added if emptied[r * SIZE + c] == -math.inf
+            and then[r][c] != "." and _top(raw, r, c) == then[r][c]}
+
+
+def _as_empty(probs: Probs, squares: set) -> Probs:
+    """The probabilities with these squares read surely empty."""
+    out = list(probs)
+    for r, c in squares:
+        out[r * SIZE + c] = [0.0] * EMPTY_CLASS + [1.0]
+    return out
 
 
 def _clear(reading: Inferred | None, note: list[Entry] | None, probs: Probs) -> bool:
