@@ -666,7 +666,7 @@ def test_a_letter_read_again_past_the_count_mends_the_earlier_phony_it_alone_spo
     while H8 still reads as X (a blank now given some chance),
     the recorded X that alone made its play a phony is the misread one: QXA is corrected to
     QuA and AX is counted as usual. With the earlier play a word as recorded (AXE, say), no
-    tile stands out: AX is recorded as read, past the count."""
+    tile stands out: AX is recorded as read, past the count; so it is when AX is a phony."""
     lexicon = Lexicon(["QUA", "AX", "AXE", "EX"])
     rec = recorder(english, wespa, lexicon)
     camera(rec, probs_of(put(Board(), "8G", "QXA")), time=1.0)
@@ -682,6 +682,11 @@ def test_a_letter_read_again_past_the_count_mends_the_earlier_phony_it_alone_spo
     camera(rec, probs_of(put(Board(), "8G", "AXE")), time=1.0)
     camera(rec, probs_of(put(put(Board(), "8G", "AXE"), "G9", "X")), time=6.0)
     assert [t.word for t in rec.game.turns][0] == "AXE" and rec.actions[-1]["uncounted"]
+    # AX itself a phony (a lexicon without it): its own X may be the misread one
+    rec = recorder(english, wespa, Lexicon(["QUA", "AXE", "EX"]))
+    camera(rec, probs_of(put(Board(), "8G", "QXA")), time=1.0)
+    camera(rec, probs_of(now, {(7, 7): {"X": 0.9, "?": 0.1}}), time=6.0)
+    assert [t.word for t in rec.game.turns] == ["QXA", ".X"] and rec.actions[-1]["uncounted"]
 
 
 def test_a_third_blank_read_clearly_drops_the_recorded_blank_the_camera_now_reads_empty(

@@ -228,7 +228,8 @@ def read(record: Record, probs: Probs, time: float, follow_on: bool = False,
                        f"{held}; recorded as read (an earlier play is probably misread)")
                 note.append(_alert("too-many-tiles", why, "warning", len(game.turns), time))
     if uncounted and over and len(reading.placed) <= held:
-        mended = _respent(record, change, raw, time, emptied, list(over))
+        phony = any(a["kind"] == "phony" for a in note)
+        mended = _respent(record, change, raw, time, emptied, list(over), phony)
         if mended:
             return alerts + mended, replace(memory, disturbed=())
     unconnected = False
@@ -546,14 +547,17 @@ def _unblanked(record: Record, change: Change, raw: Probs, time: float) -> list[
 
 
 def _respent(record: Record, change: Change, raw: Probs, time: float, emptied: Any,
-              faces: Sequence[str]) -> list[Entry]:
+              faces: Sequence[str], phony: bool = False) -> list[Entry]:
     """A play the camera clearly reads with tiles the set has no more of, recorded with the
     counts kept after all: the earlier tile each of those kinds was spent on is the one misread
     when it is the only one of its kind that the camera now reads as another letter (or, a
     blank, as anything else: an empty square, where the lexicon filled one in). Each such
     tile's play is corrected to that reading by a journaled correction, with an alert, and
     the play is read against the corrected record. When the camera reads every such tile as
-    before, the misread one is the tile that alone made its play a phony (see _phony_tile).
+    before and the play, as read, is of lexicon words, the misread one is the tile that alone
+    made its play a phony (see _phony_tile); a phony read now may hold the misread tile itself
+    (`phony`: ENOW read as ENOH, when the H of an earlier BOH, a word of another lexicon, is
+    no misreading).
     No entries unless every kind has exactly one such tile and the play then fits the
     counts. `raw`: before blank_prior."""
     game, actions = record.game, list(record.actions)
@@ -564,7 +568,7 @@ def _respent(record: Record, change: Change, raw: Probs, time: float, emptied: A
                    if (tile := game.board.at(r, c)) is not None and tile.face == face
                    and _top(raw, r, c) not in same]
         now = replace(record, actions=tuple(actions))
-        mended = _phony_tile(now, face, raw) if not misread else None
+        mended = _phony_tile(now, face, raw) if not misread and not phony else None
         if len(misread) != 1 and mended is None:
             return []
         (r, c), = misread or [mended[0]]
