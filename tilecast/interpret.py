@@ -547,7 +547,7 @@ def _unblanked(record: Record, change: Change, raw: Probs, time: float) -> list[
 
 
 def _respent(record: Record, change: Change, raw: Probs, time: float, emptied: Any,
-              faces: Sequence[str], phony: bool = False) -> list[Entry]:
+              faces: Sequence[str], phony: bool) -> list[Entry]:
     """A play the camera clearly reads with tiles the set has no more of, recorded with the
     counts kept after all: the earlier tile each of those kinds was spent on is the one misread
     when it is the only one of its kind that the camera now reads as another letter (or, a
@@ -618,10 +618,9 @@ def _phony_tile(record: Record, face: str, raw: Probs) -> tuple[tuple[int, int],
     """The square of the one recorded `face` tile that, read as another tile, turns the play
     that laid it from a phony into words of the lexicon, and that tile (a blank named as
     likeliest, or the letter the camera now gives the most chance of the letters that fit);
-    None unless exactly one such tile. The set's count says one tile of `face` is misread,
-    and a misread letter is what most phonies the camera records are: so a match to an earlier
-    phony that an unseen blank or a close letter makes good (a blank u read as D) mends it,
-    where the camera's reading now, steady on the same tile, cannot tell which it was."""
+    None unless exactly one such tile. The set's count says one tile of `face` is misread, and
+    a phony that one other tile makes good (a plain blank u read as D) is the likeliest place
+    for it, where the camera, reading the same tile as steadily as before, cannot tell."""
     lexicon, game = record.lexicon, record.game
     if lexicon is None or face == BLANK:
         return None
@@ -639,17 +638,13 @@ def _phony_tile(record: Record, face: str, raw: Probs) -> tuple[tuple[int, int],
         read = _square(raw, r, c)
         options = [(read[CLASSES.index(x)], Tile(x)) for x in fit if left[x] > 0]
         if fit and left[BLANK] > 0:
-            named = likeliest_blanks(lexicon, before.board, _with(placed, i, Tile(fit[0], True)),
-                                     [(x,) for x in fit])
+            as_blank = tuple(Placement(p.row, p.col, Tile(fit[0], blank=True)) if k == i else p
+                             for k, p in enumerate(placed))
+            named = likeliest_blanks(lexicon, before.board, as_blank, [(x,) for x in fit])
             options.append((read[BLANK_CLASS] * BLANK_ODDS, Tile(named[0][0], blank=True)))
         if options:
             found.append(((r, c), max(options, key=lambda o: o[0])[1]))
     return found[0] if len(found) == 1 else None
-
-
-def _with(placed: tuple, i: int, tile: Tile) -> tuple:
-    """The placements with placement i's tile replaced."""
-    return tuple(Placement(p.row, p.col, tile) if k == i else p for k, p in enumerate(placed))
 
 
 def _rewritten(action: Entry, before: g.Game, placed: tuple) -> Entry | None:
