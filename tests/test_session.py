@@ -259,6 +259,25 @@ def test_a_steady_misreading_in_line_with_a_play_does_not_run_into_it(tmp_path, 
     assert words == ["WINDY", "GALE"] if now == "S" else words == ["WINDY", "GALEA"]
 
 
+def test_a_misreading_seen_empty_once_before_two_plays_is_steady_too(tmp_path, english, wespa):
+    """E9 read as empty once, at 0.2 s, then as an S through WINDY and A (making AD): it
+    stood through two recorded plays, so it is no tile of GALE, laid beside it next."""
+    info = SessionInfo("b1", ("Ann", "Bob"), "wespa", str(tmp_path))
+    s = Session(info, Recorder(wespa, english, LEX), plugin_manager(entry_points=False))
+    stray = {(8, 4): {"S": 1.0}}
+    emptied = np.full(225, 0.5)
+    emptied[8 * 15 + 4] = 0.2
+    windy = put(Board(), "8D", "WINDY")
+    s.camera(Observation(probs_of(windy, stray), frame=1, time=1.0, emptied=emptied))
+    emptied[6 * 15 + 6] = 2.5
+    ad = put(windy, "G7", "A")
+    s.camera(Observation(probs_of(ad, stray), frame=2, time=3.0, emptied=emptied))
+    emptied[[8 * 15 + c for c in range(4)]] = 5.0
+    s.camera(Observation(probs_of(put(ad, "9A", "GALE"), stray), frame=3, time=6.0,
+                         emptied=emptied))
+    assert [t.word for t in s.game.turns] == ["WINDY", "A.", "GALE"]
+
+
 def test_a_resumed_run_knows_which_alerted_tiles_came_back(tmp_path, english, wespa):
     info = SessionInfo("b1", ("Ann", "Bob"), "wespa", str(tmp_path))
     s = Session(info, Recorder(wespa, english, LEX), plugin_manager(entry_points=False))

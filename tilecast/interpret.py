@@ -304,15 +304,23 @@ def _steady(record: Record, placed: tuple, added: Squares, emptied: Any) -> bool
 
 
 def _steady_strays(record: Record, added: Squares, raw: Probs, emptied: Any) -> set:
-    """The new squares that are a steady misreading, not a tile of the play now laid: never
-    read surely empty in a still frame, read as a tile already at the reading that recorded
-    the last play, and as the same tile now (print or a shadow at the board's edge, a rack's
-    corner). A play laid beside them is read as if they were empty; taken as tiles in its
-    line, they would run into it (KAF read as KAFCACO)."""
+    """The new squares that are a steady misreading, not a tile of the play now laid: read as
+    a tile already at the reading that recorded the last play, and as the same tile now, and
+    never seen surely empty in a still frame since before the play before it was laid (print
+    or a shadow at the board's edge, a rack's corner, read as tiles through two recorded
+    plays; a tile laid and missed one turn ago is _laid_before's). A play laid beside them is
+    read as if they were empty; taken as tiles in its line, they would run into it (KAF read
+    as KAFCACO)."""
     _, then, _ = record.play_rows
     if emptied is None or not then:
         return set()
-    return {(r, c) for r, c in added if emptied[r * SIZE + c] == -math.inf
+    board = record.game.board
+    standing = [t for t in record.game.turns if t.kind == "play" and t.placed
+                and all(board.occupied(p.row, p.col) for p in t.placed)]
+    since = min(emptied[p.row * SIZE + p.col] for p in standing[-2].placed) \
+        if len(standing) >= 2 else -math.inf
+    return {(r, c) for r, c in added
+            if (emptied[r * SIZE + c] == -math.inf or emptied[r * SIZE + c] < since)
             and then[r][c] != "." and _top(raw, r, c) == then[r][c]}
 
 
