@@ -261,7 +261,8 @@ def test_a_steady_misreading_in_line_with_a_play_does_not_run_into_it(tmp_path, 
 
 def test_a_misreading_seen_empty_once_before_two_plays_is_steady_too(tmp_path, english, wespa):
     """E9 read as empty once, at 0.2 s, then as an S through WINDY and A (making AD): it
-    stood through two recorded plays, so it is no tile of GALE, laid beside it next."""
+    stood through two recorded plays, so it is no tile of GALE, laid beside it next, nor a
+    play of its own."""
     info = SessionInfo("b1", ("Ann", "Bob"), "wespa", str(tmp_path))
     s = Session(info, Recorder(wespa, english, LEX), plugin_manager(entry_points=False))
     stray = {(8, 4): {"S": 1.0}}
@@ -274,6 +275,11 @@ def test_a_misreading_seen_empty_once_before_two_plays_is_steady_too(tmp_path, e
     s.camera(Observation(probs_of(ad, stray), frame=2, time=3.0, emptied=emptied))
     emptied[[8 * 15 + c for c in range(4)]] = 5.0
     s.camera(Observation(probs_of(put(ad, "9A", "GALE"), stray), frame=3, time=6.0,
+                         emptied=emptied))
+    assert [t.word for t in s.game.turns] == ["WINDY", "A.", "GALE"]
+    # read alone, it is still no play (a misreading given a turn would give every later
+    # play to the wrong player)
+    s.camera(Observation(probs_of(put(ad, "9A", "GALE"), stray), frame=4, time=9.0,
                          emptied=emptied))
     assert [t.word for t in s.game.turns] == ["WINDY", "A.", "GALE"]
 

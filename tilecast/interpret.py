@@ -125,6 +125,10 @@ def read(record: Record, probs: Probs, time: float, follow_on: bool = False,
     game = record.game
     raw, probs = probs, blank_prior(probs, game.board)
     change = _doubting_blanks(board_change(game.board, probs), game.board, probs)
+    steady = _steady_strays(record, change.added, raw, emptied)
+    if steady:  # no tiles laid: a play beside them is read as if they were empty
+        change = replace(change, added=tuple(sq for sq in change.added if sq not in steady))
+        probs = _as_empty(probs, steady)
     memory = record.memory
     if change.none or game.phase == g.OVER:
         return [], memory
@@ -164,10 +168,6 @@ def read(record: Record, probs: Probs, time: float, follow_on: bool = False,
         memory = replace(memory, removed=())
     if not change.added or game.phase not in (g.PLAYING, g.OUT):
         return alerts, memory
-    steady = _steady_strays(record, change.added, raw, emptied)
-    if steady and len(steady) < len(change.added):
-        change = replace(change, added=tuple(sq for sq in change.added if sq not in steady))
-        probs = _as_empty(probs, steady)
     if follow_on and any(_empty(probs, r, c) > 1.0 - SURE_TILE for r, c in change.added):
         return [], memory
     reading, note = _best_reading(record, probs, change.added, time,
