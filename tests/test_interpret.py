@@ -689,6 +689,22 @@ def test_a_letter_read_again_past_the_count_mends_the_earlier_phony_it_alone_spo
     assert [t.word for t in rec.game.turns] == ["QXA", ".X"] and rec.actions[-1]["uncounted"]
 
 
+def test_the_phony_mended_is_the_play_whose_tile_stands_not_a_withdrawn_one_before_it(
+        english, wespa):
+    """H8 was first laid in QZA, withdrawn, and then in QXA (selfplay1020: WORMINC on the
+    square of the withdrawn NWCIONR). The mend corrects QXA, the play whose tile stands; the
+    withdrawn play and the withdrawal stay as they were."""
+    rec = recorder(english, wespa, Lexicon(["QUA", "AX", "AXE", "EX"]))
+    camera(rec, probs_of(put(Board(), "8G", "QZA")), time=1.0)
+    camera(rec, probs_of(Board()), time=6.0)
+    camera(rec, probs_of(put(Board(), "8G", "QXA")), time=11.0)
+    now = put(put(Board(), "8G", "QXA"), "I8", ".X")
+    camera(rec, probs_of(now, {(7, 7): {"X": 0.9, "?": 0.1}}), time=16.0)
+    assert [(t.player, t.word, t.kind) for t in rec.game.turns] == [
+        (0, "QZA", "play"), (0, "QZA", "withdraw"), (1, "QuA", "play"), (0, ".X", "play")]
+    assert not rec.actions[-1].get("uncounted")
+
+
 def test_a_third_blank_read_clearly_drops_the_recorded_blank_the_camera_now_reads_empty(
         english, wespa):
     """WINDy was recorded with a blank on L8 that reads as an empty square after the next

@@ -676,16 +676,18 @@ def _correction(index: int, action: Entry, why: str, turn: int, time: float) -> 
 
 def _placed_by(record: Record, square: tuple[int, int]
                ) -> tuple[int, g.Game, tuple] | None:
-    """The play action that laid the tile on `square`: its index, the game before it and
-    its placements (None when no play did)."""
+    """The play action that laid the tile standing on `square`: its index, the game before
+    it and its placements (None when no play did). The last play on the square: an earlier
+    one there was withdrawn."""
     before = g.new_game(record.game.rules, record.game.tileset)
+    found = None
     for index, action in enumerate(record.actions):
         after = apply_action(before, action)
         placed = tuple(p for t in after.turns[len(before.turns):] for p in t.placed)
         if action["type"] == "play" and any((p.row, p.col) == square for p in placed):
-            return index, before, placed
+            found = index, before, placed
         before = after
-    return None
+    return found
 
 
 def _best_reading(
