@@ -737,3 +737,27 @@ def test_a_play_rewritten_without_the_tile_that_joined_it_is_no_play(english, we
     assert _rewritten(action, before, (Placement(5, 6, Tile("A")),)) is None
     mended = _rewritten(action, before, (Placement(5, 6, Tile("A")), Placement(6, 6, Tile("I"))))
     assert (mended["coord"], mended["word"]) == ("G6", "AI.")
+
+
+def test_a_later_play_through_a_blank_names_it_again_when_its_letter_was_open(
+        english, wespa):
+    """CAB or CAT: the lexicon left the blank on I8 open, and the recorder named it B. TO laid
+    through it later is a phony with a B there and words with a T: CAb is corrected to CAt by
+    a journaled correction and TO recorded. A blank the operator named keeps its letter: the
+    later play is then recorded as the phony it reads as."""
+    lexicon = Lexicon(["CAB", "CAT", "TO", "OX"])
+    for operator in (False, True):
+        rec = recorder(english, wespa, lexicon)
+        camera(rec, probs_of(put(Board(), "8G", "CAb")), time=1.0)
+        assert rec.game.turns[-1].word == "CAb"  # the likelier of the two, as named here
+        if operator:
+            rec.apply({"type": "blank", "index": 0, "letters": "B"})
+        now = put(put(Board(), "8G", "CAb"), "9I", "OX")
+        notes = camera(rec, probs_of(now), time=6.0)
+        alerts = [n[1]["alert"].kind for n in notes if n[0] == "alert"]
+        if operator:
+            assert [t.word for t in rec.game.turns] == ["CAb", "OX"] and alerts == ["phony"]
+        else:
+            assert [t.word for t in rec.game.turns] == ["CAt", "OX"]
+            assert alerts == ["play-amended"]
+            assert rec.rebuild(rec.actions).scores == rec.game.scores

@@ -100,6 +100,7 @@ class Record:
     rows: tuple[str, ...] = ()
     play_rows: tuple[Entry | None, tuple[str, ...], float | None] = (None, (), None)
     memory: Memory = Memory()
+    named: frozenset[tuple[int, int]] = frozenset()  # blanks whose letter an operator gave
 
     def without_last(self) -> Record:
         """The record before its last action (an out-play's implied end, or the play that a
@@ -180,6 +181,10 @@ def read(record: Record, probs: Probs, time: float, follow_on: bool = False,
         return alerts, memory
     if reading is not None and _steady(record, reading.placed, change.added, emptied):
         return alerts, memory  # no tile laid: a steady misreading beside the tiles
+    if not follow_on and any(a["kind"] == "phony" for a in note):
+        renamed = _renamed_blank(record, probs, change.added, time, emptied)
+        if renamed:
+            return alerts + renamed, replace(memory, disturbed=())
     if game.phase == g.OUT:
         # The record has the last player out, yet the camera clearly reads a play of lexicon
         # words after it: the count that emptied that rack was wrong (an earlier play is
@@ -653,6 +658,64 @@ def _phony_tile(record: Record, face: str, raw: Probs) -> tuple[tuple[int, int],
         if options:
             found.append(((r, c), max(options, key=lambda o: o[0])[1]))
     return found[0] if len(found) == 1 else None
+
+
+def _renamed_blank(record: Record, probs: Probs, added: tuple, time: float, emptied: Any
+                   ) -> list[Entry]:
+    """A play read as a phony that is words of the lexicon once a recorded blank is named
+    another letter its own play allows (MUTINIZE recorded where MUTINISE was played, and
+    RAXES later laid through its S): the blank's play is corrected by a journaled correction,
+    with an alert, and the play recorded as read against the corrected record. The lexicon
+    had left that blank's letter open, so the first naming was a guess; a phony is rarer.
+    No entries unless exactly one renaming does it, of a blank no operator named, without
+    making any play a phony that was words."""
+    lexicon, game = record.lexicon, record.game
+    if lexicon is None:
+        return []
+    found = []
+    for r, c, tile in game.board.tiles():
+        if not tile.blank or (r, c) in record.named \
+                or (placed_by := _placed_by(record, (r, c))) is None:
+            continue
+        index, before, placed = placed_by
+        i = next(k for k, p in enumerate(placed) if (p.row, p.col) == (r, c))
+        for (letter,) in blank_letters(lexicon, before.board, placed, [i]):
+            if letter == tile.letter:
+                continue
+            named = tuple(Placement(r, c, Tile(letter, blank=True)) if k == i else p
+                          for k, p in enumerate(placed))
+            action = _rewritten(record.actions[index], before, named)
+            if action is None:
+                continue
+            actions = list(record.actions)
+            actions[index] = action
+            try:
+                now = fold(game.rules, game.tileset, actions)
+            except ActionError:
+                continue
+            if _phonies(now, lexicon) - _phonies(game, lexicon):
+                continue
+            corrected = replace(record, game=now, actions=tuple(actions))
+            reading, note = _best_reading(corrected, probs, added, time, emptied)
+            if reading is None or note is None or any(
+                    a["kind"] in ("phony", "too-many-of-letter") for a in note):
+                continue
+            found.append((index, action, (r, c), letter, reading, note))
+    if len(found) != 1:
+        return []
+    (index, action, square, letter, reading, note), = found
+    was = record.actions[index]
+    why = (f"{was['coord']} {was['word']} corrected to {action['coord']} {action['word']}: "
+           f"{reading.coord} {reading.word} is words of the lexicon with the blank on "
+           f"{square_name(*square)} as {letter}, a phony as recorded")
+    return (_correction(index, action, why, len(game.turns), time) + note
+            + [_play_entry(reading, time)])
+
+
+def _phonies(game: g.Game, lexicon: Lexicon) -> set[int]:
+    """The turns that are plays forming a word the lexicon lacks."""
+    return {i for i, t in enumerate(game.turns) if t.kind == "play"
+            and any(w.text.upper() not in lexicon for w in t.words)}
 
 
 def _rewritten(action: Entry, before: g.Game, placed: tuple) -> Entry | None:

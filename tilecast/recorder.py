@@ -51,6 +51,7 @@ class Recorder:
     raised: checks.Raised = checks.Raised()  # what tilecast.checks alerts were journaled
     seen_at: tuple[float | None, int | None] = (None, None)  # the last reading's time, frame
     doubted: dict[str, Any] | None = None  # the alert an operator's phony calls for, not yet raised
+    named: frozenset = frozenset()  # the squares of blanks an operator named or entered
 
     def __post_init__(self) -> None:
         self.game = g.new_game(self.rules, self.tileset)
@@ -139,6 +140,8 @@ class Recorder:
             if e.get(flag):
                 action[flag] = True
         notes = self._act(action)
+        if e.get("source") != "camera":
+            self.named |= _blank_squares(action)
         if e.get("source") == "operator":
             self.doubted = self._phony_alert(e.get("time"))
         return notes + self._blank_question(e["coord"], e["word"], e.get("blank_options"))
@@ -258,6 +261,8 @@ class Recorder:
             raise InputError(f"unknown correction {op!r}")
         last = self.actions[-1] if self.actions else None
         self._commit(actions)
+        if e.get("source") != "camera" and op != "delete":
+            self.named |= _blank_squares(e["action"])
         if op == "replace" and index == len(actions) - 1 and self.play_rows[0] is last \
                 and e.get("source") != "camera":
             # The operator's edit of the last play (a blank named, a letter fixed) leaves the
@@ -318,7 +323,8 @@ class Recorder:
         game before that end: the out-play may yet be taken back.
         """
         record = interpret.Record(self.game, tuple(self.actions), self.lexicon, self.rows,
-                                  self.play_rows, self.memory if memory is None else memory)
+                                  self.play_rows, self.memory if memory is None else memory,
+                                  self.named)
         if self._reopenable():
             record = record.without_last()
         return interpret.read(record, probs, time, follow_on, emptied)
@@ -334,3 +340,11 @@ class Recorder:
             k: e[k] for k in ("kind", "message", "severity", "turn", "time", "data") if k in e
         }
         return [("alert", {"alert": Alert(**fields)})]
+
+
+def _blank_squares(action: dict[str, Any]) -> frozenset:
+    """The squares a play action lays blanks on (none for other actions)."""
+    if action.get("type") != "play":
+        return frozenset()
+    cells = parse_coord(action["coord"]).cells(len(action["word"]))
+    return frozenset(sq for sq, ch in zip(cells, action["word"], strict=True) if ch.islower())
