@@ -761,3 +761,18 @@ def test_a_later_play_through_a_blank_names_it_again_when_its_letter_was_open(
             assert [t.word for t in rec.game.turns] == ["CAt", "OX"]
             assert alerts == ["play-amended"]
             assert rec.rebuild(rec.actions).scores == rec.game.scores
+
+
+def test_a_letter_the_set_has_no_more_of_is_a_blank_when_the_camera_gives_one_a_chance(
+        english, wespa):
+    """The set's one Z is on the board (ZA) and a blank is still to be played: a second Z read
+    with some chance of a blank (a plain face the network takes for a letter) is that blank,
+    counted as usual. Read as a Z alone, it stays a Z recorded past the count (the test of
+    the clear play of more tiles above)."""
+    for blank, counted in ((0.1, True), (0.01, False)):
+        rec = recorder(english, wespa, lexicon=None)
+        camera(rec, probs_of(put(Board(), "8G", "ZA")), time=1.0)
+        now = put(put(Board(), "8G", "ZA"), "9H", "ZO")
+        camera(rec, probs_of(now, {(8, 7): {"Z": 1.0 - blank, "?": blank}}), time=6.0)
+        assert rec.game.turns[-1].placed[0].tile.blank is counted
+        assert bool(rec.actions[-1].get("uncounted")) is not counted

@@ -49,6 +49,7 @@ SURE_TILE = 0.9  # tile probability of every square of a play read after another
 BLANK_ALONE = 0.1  # odds of a play of blanks alone, against one with letters
 ORDER_GAP = 0.5  # seconds between two plays' laying that puts them in order
 BLANK_GONE = 0.97  # a recorded blank counts as taken away only when this surely empty
+BLANK_SEEN = 0.02  # blank chance that makes a letter the set has no more of a blank
 BLANK_ODDS = 0.2  # game base rate of blanks over the classifier's training rate (see blank_prior)
 # Seconds after the reading that recorded a play within which new tiles in its line are taken
 # as its player still laying tiles (the camera saw a pause), not the next player's play.
@@ -199,7 +200,8 @@ def read(record: Record, probs: Probs, time: float, follow_on: bool = False,
         return alerts + note + [{**_play_entry(reading, time), "uncounted": True}], \
             replace(memory, disturbed=())
     uncounted, over = False, []
-    spent = reading is not None and any(a["kind"] == "too-many-of-letter" for a in note)
+    spent = reading is not None and any(a["kind"] == "too-many-of-letter" for a in note) \
+        and not _spent_on_blanks(game, raw, reading)
     if reading is None or spent:
         # Maybe only the set's counts stand against what the camera reads: an earlier
         # misreading spent the letter, or left the player fewer tiles than they hold (a
@@ -854,19 +856,36 @@ def _used_up(game: g.Game, probs: Probs, reading: Inferred) -> tuple[str, list[s
     recorded, of a kind the set has no more of (say 'a blank on 13E'; '' when none), and
     those kinds: the play is then read again past the set's counts (see read), as a count
     spent by an earlier misreading would otherwise bend this play and later ones."""
+    spent = _spent(game, probs, reading)
+    out = [f"{'a blank' if face == BLANK else repr(face)} on {square_name(p.row, p.col)}"
+           for p, face in spent]
+    return ", ".join(out), sorted({face for _, face in spent})
+
+
+def _spent(game: g.Game, probs: Probs, reading: Inferred) -> list[tuple[Placement, str]]:
+    """The placements of a play where the camera clearly reads another tile than the one
+    placed, of a kind the set has no more of, each with that kind."""
     used = Counter(game.board.faces())
     used.update(p.tile.face for p in reading.placed)
-    out, faces = [], []
+    out = []
     for p in reading.placed:
         row = _square(probs, p.row, p.col)
         k = max(range(EMPTY_CLASS), key=row.__getitem__)  # its likeliest tile
         face = CLASSES[k]
-        left = game.tileset.counts.get(face, 0) - used[face]
-        if row[k] > 0.5 and face != p.tile.face and left <= 0:
-            what = "a blank" if k == BLANK_CLASS else f"{face!r}"
-            out.append(f"{what} on {square_name(p.row, p.col)}")
-            faces.append(face)
-    return ", ".join(out), sorted(set(faces))
+        if row[k] > 0.5 and face != p.tile.face and game.tileset.counts.get(face, 0) <= used[face]:
+            out.append((p, face))
+    return out
+
+
+def _spent_on_blanks(game: g.Game, raw: Probs, reading: Inferred) -> bool:
+    """Whether every square where the camera reads a letter the set has no more of holds a
+    blank in this counted reading, and is read as a blank with some chance (BLANK_SEEN): a
+    blank still to be played, its plain face taken for a letter, is then likelier than an
+    earlier play misread. `raw`: before blank_prior."""
+    spent = _spent(game, raw, reading)
+    return bool(spent) and all(
+        p.tile.blank and _square(raw, p.row, p.col)[BLANK_CLASS] >= BLANK_SEEN
+        for p, _ in spent)
 
 
 def _name_phony_blanks(lexicon: Lexicon, board: Board, reading: Inferred) -> Inferred:
