@@ -776,3 +776,19 @@ def test_a_letter_the_set_has_no_more_of_is_a_blank_when_the_camera_gives_one_a_
         camera(rec, probs_of(now, {(8, 7): {"Z": 1.0 - blank, "?": blank}}), time=6.0)
         assert rec.game.turns[-1].placed[0].tile.blank is counted
         assert bool(rec.actions[-1].get("uncounted")) is not counted
+
+
+def test_a_phony_that_leaves_a_clear_tile_out_gives_way_to_the_play_past_the_count(
+        english, wespa):
+    """MAD was read as the phony KAD, spending the set's one K. KID is laid down through its D
+    and read clearly (the K 0.97): within the counts only ID is left, a phony with the K left
+    out (how all_triple_words_covered's LIDO became ..ZI). The play of them all, past the
+    count, is a clear play of lexicon words, so it is read that way; the camera now reads M
+    on G8, so KAD is corrected to MAD and KID counted as usual."""
+    rec = recorder(english, wespa, Lexicon(["MAD", "KID"]))
+    camera(rec, probs_of(put(Board(), "8G", "KAD")), time=1.0)
+    assert rec.game.turns[-1].word == "KAD"
+    now = put(put(Board(), "8G", "MAD"), "I6", "KI")
+    camera(rec, probs_of(now, {(5, 8): {"K": 0.97, ".": 0.03}}), time=6.0)
+    assert [t.word for t in rec.game.turns] == ["MAD", "KI."]
+    assert not rec.actions[-1].get("uncounted")

@@ -202,7 +202,10 @@ def read(record: Record, probs: Probs, time: float, follow_on: bool = False,
     uncounted, over = False, []
     spent = reading is not None and any(a["kind"] == "too-many-of-letter" for a in note) \
         and not _spent_on_blanks(game, raw, reading)
-    if reading is None or spent:
+    # A phony that leaves tiles out as strays is the counts' doing too, where the play of
+    # them all, past the counts, is clear (13L ..ZI read where LIDO was laid, an L spent).
+    strayed = reading is not None and {"phony", "stray-tiles"} <= {a["kind"] for a in note}
+    if reading is None or spent or strayed:
         # Maybe only the set's counts stand against what the camera reads: an earlier
         # misreading spent the letter, or left the player fewer tiles than they hold (a
         # phantom tile recorded). Then the play is recorded as read and the TD told;
@@ -216,9 +219,10 @@ def read(record: Record, probs: Probs, time: float, follow_on: bool = False,
             loose, loose_note = None, None  # only a clear play of lexicon words overdraws a rack
         over = over_counted(game.board, loose.placed, game.tileset) if loose else []
         if loose is not None and loose_note is not None and (
-                over or len(loose.placed) > held):
+                over or len(loose.placed) > held) \
+                and (not strayed or _clear(loose, loose_note, probs)):
             reading, note, uncounted = loose, loose_note, True
-        elif not spent:
+        elif not spent and not strayed:
             reading, note = loose, loose_note
         if uncounted:
             if over:
