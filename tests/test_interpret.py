@@ -792,3 +792,20 @@ def test_a_phony_that_leaves_a_clear_tile_out_gives_way_to_the_play_past_the_cou
     camera(rec, probs_of(now, {(5, 8): {"K": 0.97, ".": 0.03}}), time=6.0)
     assert [t.word for t in rec.game.turns] == ["MAD", "KI."]
     assert not rec.actions[-1].get("uncounted")
+
+
+def test_a_third_blank_read_clearly_makes_a_plain_letter_of_the_recorded_blank_it_may_be(
+        english, wespa):
+    """QI was recorded as Qi: the network took the plain I for a blank (I 10%). When the set's
+    two blanks are then read clearly in ION, the recorded blank that the camera gives some
+    chance of being its own letter is that letter: Qi is corrected to QI and .on counted. Read
+    as a blank alone (I 1%), nothing tells which blank is wrong: .on is recorded past the
+    count."""
+    for chance, mended in ((0.1, True), (0.01, False)):
+        rec = recorder(english, wespa, Lexicon(["QI", "ION"]))
+        doubt = {(7, 7): {"?": 1.0 - chance, "I": chance}}
+        camera(rec, probs_of(put(Board(), "8G", "Qi"), doubt), time=1.0)
+        assert rec.game.turns[-1].word == "Qi"
+        camera(rec, probs_of(put(put(Board(), "8G", "Qi"), "H9", "on"), doubt), time=6.0)
+        assert [t.word for t in rec.game.turns] == (["QI", ".on"] if mended else ["Qi", ".on"])
+        assert bool(rec.actions[-1].get("uncounted")) is not mended

@@ -587,7 +587,9 @@ def _respent(record: Record, change: Change, raw: Probs, time: float, emptied: A
                    if (tile := game.board.at(r, c)) is not None and tile.face == face
                    and _top(raw, r, c) not in same]
         now = replace(record, actions=tuple(actions))
-        mended = _phony_tile(now, face, raw) if not misread and not phony else None
+        mended = None
+        if not misread and not phony:
+            mended = _lettered_blank(now, raw) if face == BLANK else _phony_tile(now, face, raw)
         if len(misread) != 1 and mended is None:
             return []
         (r, c), = misread or [mended[0]]
@@ -609,6 +611,12 @@ def _respent(record: Record, change: Change, raw: Probs, time: float, emptied: A
         if rewritten is None:
             return []
         actions[index] = rewritten
+        if mended and face == BLANK:
+            why = (f"{was} corrected to {rewritten['coord']} {rewritten['word']}: a blank the "
+                   f"set had no more of was read again, and the camera gives {tile.letter} "
+                   f"some chance on {square_name(r, c)}: a plain {tile.letter}, not a blank")
+            entries += _correction(index, rewritten, why, len(game.turns), time)
+            continue
         if mended:
             what = f"a blank as {tile.letter}" if tile.blank else tile.letter
             why = (f"{was} corrected to {rewritten['coord']} {rewritten['word']}: a {face} the "
@@ -631,6 +639,21 @@ def _respent(record: Record, change: Change, raw: Probs, time: float, emptied: A
     if reading is None or note is None or any(a["kind"] == "too-many-of-letter" for a in note):
         return []
     return entries + note + [_play_entry(reading, time)]
+
+
+def _lettered_blank(record: Record, raw: Probs) -> tuple[tuple[int, int], Tile] | None:
+    """The square of the one recorded blank that the camera gives some chance (BLANK_SEEN) of
+    being the letter it was named as, a letter the set still has, and that plain tile. The
+    set's count says one blank is misread, and where the camera reads every blank as before,
+    the likeliest is a plain letter the network took for a blank (NAZI read as NAZi): its
+    words stay as they were. None unless exactly one such blank."""
+    game = record.game
+    left = Counter(game.tileset.counts)
+    left.subtract(game.board.faces())
+    found = [((r, c), Tile(t.letter)) for r, c, t in game.board.tiles()
+             if t.blank and left[t.letter] > 0
+             and _square(raw, r, c)[CLASSES.index(t.letter)] >= BLANK_SEEN]
+    return found[0] if len(found) == 1 else None
 
 
 def _phony_tile(record: Record, face: str, raw: Probs) -> tuple[tuple[int, int], Tile] | None:
