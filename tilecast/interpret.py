@@ -49,7 +49,10 @@ SURE_TILE = 0.9  # tile probability of every square of a play read after another
 BLANK_ALONE = 0.1  # odds of a play of blanks alone, against one with letters
 ORDER_GAP = 0.5  # seconds between two plays' laying that puts them in order
 BLANK_GONE = 0.97  # a recorded blank counts as taken away only when this surely empty
-BLANK_SEEN = 0.02  # blank chance that makes a letter the set has no more of a blank
+# The camera's chance, on a square whose reading the set's counts refuse, of the other kind of
+# tile (a blank read as a letter the set has no more of, or a recorded blank as its letter)
+# that makes it that kind.
+BLANK_SEEN = 0.02
 BLANK_ODDS = 0.2  # game base rate of blanks over the classifier's training rate (see blank_prior)
 # Seconds after the reading that recorded a play within which new tiles in its line are taken
 # as its player still laying tiles (the camera saw a pause), not the next player's play.
