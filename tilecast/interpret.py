@@ -614,24 +614,21 @@ def _respent(record: Record, change: Change, raw: Probs, time: float, emptied: A
         if rewritten is None:
             return []
         actions[index] = rewritten
+        fixed = f"{was} corrected to {rewritten['coord']} {rewritten['word']}"
         if mended and face == BLANK:
-            why = (f"{was} corrected to {rewritten['coord']} {rewritten['word']}: a blank the "
-                   f"set had no more of was read again, and the camera gives {tile.letter} "
-                   f"some chance on {square_name(r, c)}: a plain {tile.letter}, not a blank")
-            entries += _correction(index, rewritten, why, len(game.turns), time)
-            continue
-        if mended:
+            why = (f"{fixed}: a blank the set had no more of was read again, and the camera "
+                   f"gives {tile.letter} some chance on {square_name(r, c)}: a plain "
+                   f"{tile.letter}, not a blank")
+        elif mended:
             what = f"a blank as {tile.letter}" if tile.blank else tile.letter
-            why = (f"{was} corrected to {rewritten['coord']} {rewritten['word']}: a {face} the "
-                   f"set had no more of was read again, and {what} on {square_name(r, c)} "
-                   "makes that play, a phony as recorded, words of the lexicon")
-            entries += _correction(index, rewritten, why, len(game.turns), time)
-            continue
-        now_reads = "an empty square" if letter == "." else letter
-        why = (f"{was} corrected to {actions[index]['coord']} {actions[index]['word']}: the "
-               f"camera now reads {now_reads} on {square_name(r, c)}, and again a {face} the "
-               "set had no more of")
-        entries += _correction(index, actions[index], why, len(game.turns), time)
+            why = (f"{fixed}: a {face} the set had no more of was read again, and {what} on "
+                   f"{square_name(r, c)} makes that play, a phony as recorded, words of the "
+                   "lexicon")
+        else:
+            now_reads = "an empty square" if letter == "." else letter
+            why = (f"{fixed}: the camera now reads {now_reads} on {square_name(r, c)}, and "
+                   f"again a {face} the set had no more of")
+        entries += _correction(index, rewritten, why, len(game.turns), time)
     try:
         now = fold(game.rules, game.tileset, actions)
     except ActionError:
