@@ -148,6 +148,64 @@ def infer_play(
     return first
 
 
+def infer_phony(
+    board: Board,
+    probs: Probs,
+    squares: Sequence[tuple[int, int]],
+    tileset: TileSet,
+    lexicon: Lexicon,
+    odds: float,
+    top: int = 4,
+    budget: int = 4000,
+    counted: bool = True,
+    connected: bool = True,
+) -> Inferred | None:
+    """The likeliest legal play on `squares` with at least one word not in the lexicon (a
+    phony), each such word past the first costing `odds`: a player's phony is one word
+    misremembered, the rest of the play sound, so a reading that makes two words phony where
+    a less likely letter makes one is likelier a misread. None when no letters make a legal
+    phony. A word through a blank counts as sound when some letter for the blank makes it
+    so."""
+    options = [_candidates(probs[r * SIZE + c], top) for r, c in squares]
+    best: tuple[float, Inferred] | None = None
+    for cost, classes in _best_first(options, budget):
+        probability = math.exp(-cost)
+        if best is not None and probability <= best[0]:
+            break  # no reading left can beat it, even one with a single phony word
+        placed = tuple(
+            Placement(r, c, _tile(probs[r * SIZE + c], k))
+            for (r, c), k in zip(squares, classes, strict=True)
+        )
+        try:
+            validate(board, placed, tileset, counted, connected)
+        except IllegalPlay as exc:
+            if exc.rule in _SHAPE_RULES:
+                return None
+            continue
+        phonies = _phony_words(board, placed, lexicon)
+        if not phonies:
+            continue  # the lexicon's own readings were weighed against the phony already
+        weight = probability * odds ** (phonies - 1)
+        if best is None or weight > best[0]:
+            coord, word = notation(board, placed)
+            best = (weight, Inferred(placed, coord, word, probability, True))
+    return None if best is None else best[1]
+
+
+def _phony_words(board: Board, placed: tuple[Placement, ...], lexicon: Lexicon) -> int:
+    """How many words of a legal play are not in the lexicon, those through its blanks
+    counted sound when some letters for the blanks make them all so."""
+    blanks = {(p.row, p.col) for p in placed if p.tile.blank}
+    words = formed_words(board, placed)
+    after = board.with_tiles((p.row, p.col, p.tile) for p in placed)
+    plain = [w for w in words if not blanks.intersection(w)]
+    phony = sum("".join(after.at(r, c).letter for r, c in w) not in lexicon  # type: ignore[union-attr]
+                for w in plain)
+    if len(plain) < len(words) and not blank_letters(lexicon, board, placed, own_words=True):
+        phony += len(words) - len(plain)
+    return phony
+
+
 def line_groups(board: Board, squares: Sequence[tuple[int, int]]) -> list[list[tuple[int, int]]]:
     """The runs of `squares` that could be one play: squares sharing a row (or a column) and
     joined by each other or by tiles already on the board. When the camera reads stray tiles

@@ -4,7 +4,14 @@ import pytest
 
 from tests.conftest import put
 from tilecast.engine.board import Board, parse_coord
-from tilecast.engine.infer import CLASSES, EMPTY_CLASS, board_change, infer_play, line_groups
+from tilecast.engine.infer import (
+    CLASSES,
+    EMPTY_CLASS,
+    board_change,
+    infer_phony,
+    infer_play,
+    line_groups,
+)
 from tilecast.engine.lexicon import Lexicon
 from tilecast.engine.play import placements_for
 
@@ -62,6 +69,24 @@ def test_the_search_stops_at_the_probability_floor(english):
     assert infer_play(Board(), probs, squares, english, lex, floor=0.25).word == "CAT"
     got = infer_play(Board(), probs, squares, english, lex, floor=0.35)
     assert not got.legal and got.word == "COT"
+
+
+def test_a_phony_is_read_with_the_fewest_phony_words_a_likely_letter_allows(english):
+    # Under 8G CAT, two tiles make KH or HH across and CK or CH, AH down: no letters make
+    # every word sound. KH makes two words phony (KH, CK), HH only one (HH).
+    board, lex = after(Board(), "8G", "CAT"), Lexicon(["CAT", "CH", "AH"])
+    squares = ((8, 6), (8, 7))
+    doubtful = probs_for(board, {(8, 6): {"K": 0.7, "H": 0.3}, (8, 7): {"H": 1.0}})
+    assert infer_play(board, doubtful, squares, english).word == "KH"
+    got = infer_phony(board, doubtful, squares, english, lex, odds=0.01)
+    assert got is not None and got.legal and got.word == "HH"
+    assert got.probability == pytest.approx(0.3)
+    # a letter read surely stands, a second phony word and all
+    sure = probs_for(board, {(8, 6): {"K": 0.998, "H": 0.002}, (8, 7): {"H": 1.0}})
+    assert infer_phony(board, sure, squares, english, lex, odds=0.01).word == "KH"
+    # a reading whose words are all sound is no phony: it is weighed elsewhere
+    assert infer_phony(board, doubtful, squares, english, Lexicon(["CAT", "CH", "AH", "HH"]),
+                       odds=0.01).word == "KH"
 
 
 def test_tile_counts_rule_out_impossible_letters_without_a_lexicon(english):

@@ -126,6 +126,17 @@ def test_a_clear_phony_beats_a_valid_word_read_from_unlikely_letters(english, we
     assert rec.game.turns[-1].word == "CAT" and not [n for n in notes if n[0] == "alert"]
 
 
+def test_a_phony_is_recorded_with_the_fewest_phony_words_its_letters_allow(english, wespa):
+    # No letters make every word sound. Read as K, the doubtful tile makes two phonies (KH
+    # and CK); read as H, its second choice, only HH is one, CH and AH being words.
+    rec = recorder(english, wespa, Lexicon(["CAT", "CH", "AH"]))
+    camera(rec, probs_of(put(Board(), "8G", "CAT")))
+    seen = put(rec.game.board, "9G", "HH")
+    notes = camera(rec, probs_of(seen, {(8, 6): {"K": 0.7, "H": 0.3}}))
+    assert [n[1]["alert"].kind for n in notes if n[0] == "alert"] == ["phony"]
+    assert rec.game.turns[-1].word == "HH"
+
+
 def test_a_lone_blank_beside_the_board_does_not_outweigh_the_real_play(english, wespa):
     rec = recorder(english, wespa)
     camera(rec, probs_of(put(Board(), "8D", "WINDY")))
@@ -504,6 +515,46 @@ def test_a_clear_play_joining_only_tiles_the_camera_never_saw_is_recorded_as_rea
             assert rec.rebuild(rec.actions).turns[-1].word == "BET"  # also once rebuilt
         else:
             assert kinds == ["illegal-play"] and len(rec.game.turns) == 1
+
+
+def test_a_tile_laid_with_an_earlier_play_and_left_out_then_is_given_to_it(english, wespa):
+    """RAY was laid down from WINDY's Y with its R read doubtfully, and recorded as AY, the R a
+    stray. Two turns later BAR runs into it, the R now read clearly: the R was last seen empty
+    when AY's tiles were, so AY is corrected to RAY and the new play is BA. through it. An R
+    seen empty until BAR was laid is BAR's own."""
+    import numpy as np
+
+    words = Lexicon(["WINDY", "AY", "RAY", "AW", "BAR"])
+    windy = put(Board(), "8D", "WINDY")
+    ray = put(windy, "H6", "RA.")
+    aw = put(ray, "D7", "A.")
+    bar = put(aw, "6F", "BA.")
+    doubtful = {(5, 7): {".": 0.85, "R": 0.1, "E": 0.05}}
+    for r_laid, plays in ((4.5, ["WINDY", "RA.", "A.", "BA."]),
+                          (12.5, ["WINDY", "A.", "A.", "BAR"])):
+        rec = recorder(english, wespa, words)
+        emptied, before = np.full(225, 0.0), Board()
+        readings = ((1.0, windy, {}), (5.0, ray, doubtful), (9.0, aw, doubtful),
+                    (13.0, bar, {}))
+        for time, seen, over in readings:
+            laid = [i for i in range(225) if seen.at(*divmod(i, 15)) is not None
+                    and before.at(*divmod(i, 15)) is None]
+            emptied[laid] = time - 0.5  # last seen empty as the turn's tiles were laid
+            emptied[5 * 15 + 7] = min(r_laid, time - 0.5)
+            before = seen
+            for _ in range(3):  # as the session reads a reading again after a correction
+                turns, actions = len(rec.game.turns), list(rec.actions)
+                entries, memory = rec.interpret(probs_of(seen, over).tolist(), time,
+                                                emptied=emptied)
+                for entry in entries:
+                    rec.apply(entry)
+                if len(rec.game.turns) > turns or list(rec.actions) == actions:
+                    break
+            rec.apply({"type": "board", "rows": list(seen.rows()), "time": time,
+                       "alerted": memory.as_json()})
+        assert [t.word for t in rec.game.turns] == plays
+        if r_laid < 5.0:
+            assert rec.game.turns[1].score == 6  # RAY: 1 + 1 + 4
 
 
 def test_squares_read_as_tiles_all_along_never_make_a_play_of_their_own(english, wespa):

@@ -28,6 +28,7 @@ from tilecast.engine.infer import (
     Probs,
     board_change,
     expected_class,
+    infer_phony,
     infer_play,
     line_groups,
     name_blanks,
@@ -185,6 +186,10 @@ def read(record: Record, probs: Probs, time: float, follow_on: bool = False,
         return alerts, memory
     if reading is not None and _steady(record, reading.placed, change.added, emptied):
         return alerts, memory  # no tile laid: a steady misreading beside the tiles
+    if reading is not None and not follow_on:
+        joined = _joined_earlier(record, probs, reading, time, emptied)
+        if joined:
+            return alerts + joined, replace(memory, disturbed=())
     if not follow_on and any(a["kind"] == "phony" for a in note):
         renamed = _renamed_blank(record, probs, change.added, time, emptied)
         if renamed:
@@ -300,6 +305,61 @@ def _laid_before(record: Record, reading: Inferred, time: float, emptied: Any) -
     return [_alert("play-inserted", why, "warning", len(record.game.turns), time),
             {"type": "correct", "op": "insert", "index": index, "action": play,
              "reason": why, "source": "camera", "time": time}]
+
+
+def _joined_earlier(record: Record, probs: Probs, reading: Inferred, time: float,
+                    emptied: Any) -> list[Entry]:
+    """An earlier play that a tile of the play read now belongs to: the tile was last seen
+    empty when that play's tiles were (within ORDER_GAP), before the record's last play was
+    laid, and it joins that play's line (left out then as a doubtful stray: RAXES read as
+    AXES, its R then taken as a tile of ZAFFIR laid beside it five turns later). The earlier
+    play gets the tile by a journaled correction, with an alert, when it is then words of
+    the lexicon and the rest of the play read now is too; the play is then read again
+    through it. Kept, the tile would be scored to the wrong player, in the wrong word."""
+    game, lexicon = record.game, record.lexicon
+    last = game.last_play
+    if emptied is None or lexicon is None or last is None or not last.placed:
+        return []
+
+    def laid(sq: tuple[int, int]) -> float:
+        return emptied[sq[0] * SIZE + sq[1]]
+
+    last_laid = max(laid((p.row, p.col)) for p in last.placed)
+    squares = [(p.row, p.col) for p in reading.placed]
+    early = [sq for sq in squares if -math.inf < laid(sq) and laid(sq) + ORDER_GAP < last_laid]
+    if not early:
+        return []
+    for index, before, placed in reversed(_plays(record)):
+        then = max(laid((p.row, p.col)) for p in placed)
+        if then == -math.inf or any(abs(laid(sq) - then) > ORDER_GAP for sq in early):
+            continue
+        # The earlier play's own tiles as recorded, the joined ones as the camera reads them.
+        fixed = list(probs)
+        for p in placed:
+            row = [0.0] * len(CLASSES)
+            row[expected_class(p.tile)] = 1.0
+            fixed[p.row * SIZE + p.col] = row
+        whole = tuple(sorted({(p.row, p.col) for p in placed} | set(early)))
+        grown = infer_play(before.board, fixed, whole, game.tileset, lexicon)
+        if not grown.legal or not set(placed) <= set(grown.placed):
+            return []
+        action = _rewritten(record.actions[index], before, grown.placed)
+        if action is None:
+            return []
+        actions = record.actions[:index] + (action,) + record.actions[index + 1:]
+        try:
+            now = fold(game.rules, game.tileset, actions)
+        except ActionError:
+            return []
+        rest = tuple(sq for sq in squares if sq not in early)
+        if rest and not _infer(now, probs, rest, lexicon).legal:
+            return []
+        was = f"{record.actions[index]['coord']} {record.actions[index]['word']}"
+        where = " ".join(square_name(*sq) for sq in early)
+        why = (f"{was} corrected to {action['coord']} {action['word']}: the tile on {where}, "
+               f"read now in {reading.coord} {reading.word}, was laid with it")
+        return _correction(index, action, why, len(game.turns), time)
+    return []
 
 
 def _steady(record: Record, placed: tuple, added: Squares, emptied: Any) -> bool:
@@ -766,20 +826,26 @@ def _correction(index: int, action: Entry, why: str, turn: int, time: float) -> 
              "reason": why, "source": "camera", "time": time}]
 
 
+def _plays(record: Record) -> list[tuple[int, g.Game, tuple]]:
+    """Every play action of the record: its index, the game before it and its placements."""
+    before = g.new_game(record.game.rules, record.game.tileset)
+    out = []
+    for index, action in enumerate(record.actions):
+        after = apply_action(before, action)
+        if action["type"] == "play":
+            out.append((index, before,
+                        tuple(p for t in after.turns[len(before.turns):] for p in t.placed)))
+        before = after
+    return out
+
+
 def _placed_by(record: Record, square: tuple[int, int]
                ) -> tuple[int, g.Game, tuple] | None:
     """The play action that laid the tile standing on `square`: its index, the game before
     it and its placements (None when no play did). The last play on the square: an earlier
     one there was withdrawn."""
-    before = g.new_game(record.game.rules, record.game.tileset)
-    found = None
-    for index, action in enumerate(record.actions):
-        after = apply_action(before, action)
-        placed = tuple(p for t in after.turns[len(before.turns):] for p in t.placed)
-        if action["type"] == "play" and any((p.row, p.col) == square for p in placed):
-            found = index, before, placed
-        before = after
-    return found
+    found = [play for play in _plays(record) if any((p.row, p.col) == square for p in play[2])]
+    return found[-1] if found else None
 
 
 def _best_reading(
@@ -805,7 +871,7 @@ def _best_reading(
     game, own = record.game, record.lexicon
     turn = len(game.turns)
     checks = [None, own] if own is not None else [None]
-    best: tuple[float, Inferred, tuple, bool] | None = None
+    best: tuple[float, Inferred, tuple, bool, Probs] | None = None
     board = game.board
     clear: list[tuple[Inferred, tuple]] = []  # plays of sure tiles and lexicon words
     parts = [] if whole else _parts(board, added, probs) + _gaps_filled(board, added)
@@ -844,7 +910,7 @@ def _best_reading(
             if all(p.tile.blank for p in reading.placed):
                 odds *= BLANK_ALONE  # blanks alone fit almost anywhere; players rarely do it
             if best is None or odds > best[0]:
-                best = (odds, reading, tuple(sorted(rest)), valid)
+                best = (odds, reading, tuple(sorted(rest)), valid, seen)
             if valid and part == tuple(sorted(part)) and all(
                 _empty(probs, r, c) < 1.0 - SURE_TILE for r, c in part
             ):
@@ -856,9 +922,13 @@ def _best_reading(
         return None, None
     if best is None:
         return None, []
-    _, reading, rest, valid = best
+    _, reading, rest, valid, seen = best
     if emptied is not None and valid:
         reading, rest = _laid_first(reading, rest, clear, emptied)
+    if not valid and own is not None:
+        squares_read = tuple((p.row, p.col) for p in reading.placed)
+        reading = infer_phony(board, seen, squares_read, game.tileset, own, PHONY_ODDS,
+                              counted=counted, connected=connected) or reading
     if not valid and own is not None and any(p.tile.blank for p in reading.placed):
         reading = _name_phony_blanks(own, board, reading)
     alerts = []
