@@ -13,6 +13,8 @@ import heapq
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import product
+from string import ascii_uppercase
 
 from .board import SIZE, Board, Coord
 from .lexicon import Lexicon
@@ -160,12 +162,12 @@ def infer_phony(
     counted: bool = True,
     connected: bool = True,
 ) -> Inferred | None:
-    """The likeliest legal play on `squares` with at least one word not in the lexicon (a
-    phony), each such word past the first costing `odds`: a player's phony is one word
-    misremembered, the rest of the play sound, so a reading that makes two words phony where
-    a less likely letter makes one is likelier a misread. None when no letters make a legal
-    phony. A word through a blank counts as sound when some letter for the blank makes it
-    so."""
+    """The likeliest legal play on `squares` that is a phony (some word not in the lexicon),
+    where one that makes several words phony counts `odds` against one that makes a single
+    word phony: a player's phony is one word misremembered, the rest of the play sound, so a
+    reading of two phony words, where a less likely letter leaves one, is likelier a misread.
+    None when no letters make a legal phony. A blank stands for whichever letter leaves the
+    fewest words phony."""
     options = [_candidates(probs[r * SIZE + c], top) for r, c in squares]
     best: tuple[float, Inferred] | None = None
     for cost, classes in _best_first(options, budget):
@@ -185,7 +187,7 @@ def infer_phony(
         phonies = _phony_words(board, placed, lexicon)
         if not phonies:
             continue  # the lexicon's own readings were weighed against the phony already
-        weight = probability * odds ** (phonies - 1)
+        weight = probability * (1.0 if phonies == 1 else odds)
         if best is None or weight > best[0]:
             coord, word = notation(board, placed)
             best = (weight, Inferred(placed, coord, word, probability, True))
@@ -193,17 +195,20 @@ def infer_phony(
 
 
 def _phony_words(board: Board, placed: tuple[Placement, ...], lexicon: Lexicon) -> int:
-    """How many words of a legal play are not in the lexicon, those through its blanks
-    counted sound when some letters for the blanks make them all so."""
-    blanks = {(p.row, p.col) for p in placed if p.tile.blank}
+    """How many words of a legal play are not in the lexicon, its blanks standing for the
+    letters that leave the fewest."""
+    blanks = [i for i, p in enumerate(placed) if p.tile.blank]
     words = formed_words(board, placed)
-    after = board.with_tiles((p.row, p.col, p.tile) for p in placed)
-    plain = [w for w in words if not blanks.intersection(w)]
-    phony = sum("".join(after.at(r, c).letter for r, c in w) not in lexicon  # type: ignore[union-attr]
-                for w in plain)
-    if len(plain) < len(words) and not blank_letters(lexicon, board, placed, own_words=True):
-        phony += len(words) - len(plain)
-    return phony
+    fewest = len(words)
+    for letters in product(ascii_uppercase, repeat=len(blanks)) if blanks else [()]:
+        named = name_blanks(placed, letters)
+        after = board.with_tiles((p.row, p.col, p.tile) for p in named)
+        phony = sum("".join(after.at(r, c).letter for r, c in w) not in lexicon  # type: ignore[union-attr]
+                    for w in words)
+        fewest = min(fewest, phony)
+        if fewest == 0:
+            break
+    return fewest
 
 
 def line_groups(board: Board, squares: Sequence[tuple[int, int]]) -> list[list[tuple[int, int]]]:

@@ -78,15 +78,19 @@ def test_a_phony_is_read_with_the_fewest_phony_words_a_likely_letter_allows(engl
     squares = ((8, 6), (8, 7))
     doubtful = probs_for(board, {(8, 6): {"K": 0.7, "H": 0.3}, (8, 7): {"H": 1.0}})
     assert infer_play(board, doubtful, squares, english).word == "KH"
-    got = infer_phony(board, doubtful, squares, english, lex, odds=0.01)
+    got = infer_phony(board, doubtful, squares, english, lex, odds=0.25)
     assert got is not None and got.legal and got.word == "HH"
     assert got.probability == pytest.approx(0.3)
-    # a letter read surely stands, a second phony word and all
-    sure = probs_for(board, {(8, 6): {"K": 0.998, "H": 0.002}, (8, 7): {"H": 1.0}})
-    assert infer_phony(board, sure, squares, english, lex, odds=0.01).word == "KH"
+    # a letter read far likelier stands, a second phony word and all
+    sure = probs_for(board, {(8, 6): {"K": 0.85, "H": 0.15}, (8, 7): {"H": 1.0}})
+    assert infer_phony(board, sure, squares, english, lex, odds=0.25).word == "KH"
     # a reading whose words are all sound is no phony: it is weighed elsewhere
     assert infer_phony(board, doubtful, squares, english, Lexicon(["CAT", "CH", "AH", "HH"]),
-                       odds=0.01).word == "KH"
+                       odds=0.25).word == "KH"
+    # a blank stands for the letter that leaves fewest words phony: as H, only its own row
+    blank = probs_for(board, {(8, 6): {"K": 0.6, "?": 0.4}, (8, 7): {"H": 1.0}})
+    got = infer_phony(board, blank, squares, english, lex, odds=0.25)
+    assert got.placed[0].tile.blank
 
 
 def test_tile_counts_rule_out_impossible_letters_without_a_lexicon(english):

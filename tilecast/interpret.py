@@ -44,6 +44,8 @@ Squares = tuple[tuple[int, int], ...]
 # A lexicon word is preferred to the camera's best reading unless that reading is more than
 # 1 / PHONY_ODDS times as probable; then it is recorded as read, a possible phony.
 PHONY_ODDS = 0.01
+# odds of a phony play making several words phony, against one making a single word phony
+PHONY_WORDS_ODDS = 0.25
 STRAY_FLOOR = 0.001  # a play may leave new squares out only if they are this likely empty
 STRAY_ODDS = 0.02  # odds that a square surely read as a tile, off the play's line, is none
 SURE_TILE = 0.9  # tile probability of every square of a play read after another in one reading
@@ -927,7 +929,7 @@ def _best_reading(
         reading, rest = _laid_first(reading, rest, clear, emptied)
     if not valid and own is not None:
         squares_read = tuple((p.row, p.col) for p in reading.placed)
-        reading = infer_phony(board, seen, squares_read, game.tileset, own, PHONY_ODDS,
+        reading = infer_phony(board, seen, squares_read, game.tileset, own, PHONY_WORDS_ODDS,
                               counted=counted, connected=connected) or reading
     if not valid and own is not None and any(p.tile.blank for p in reading.placed):
         reading = _name_phony_blanks(own, board, reading)
