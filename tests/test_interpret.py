@@ -222,6 +222,21 @@ def test_a_recorded_blank_that_looks_like_its_square_is_not_a_disturbance(englis
     assert [n[1]["alert"].kind for n in notes] == ["board-disturbed"]
 
 
+def test_a_blank_the_lexicon_filled_in_is_not_gone_when_a_tile_is_laid_beside_it(
+        english, wespa):
+    """AWE's blank above the W was never told from its square: the lexicon filled it in. The
+    next player's H beside it, the square again read surely empty, is a play (HI, aH), not
+    the blank knocked a square aside."""
+    rec = recorder(english, wespa, Lexicon(["WINDY", "AWE", "HI", "AH"]))
+    camera(rec, probs_of(put(Board(), "8D", "WINDY")))
+    camera(rec, probs_of(put(rec.game.board, "D7", "aWE"), {(6, 3): {"?": 0.15, ".": 0.85}}))
+    assert rec.game.turns[-1].word == "a.E"
+    seen = put(rec.game.board, "E7", "H.").without([(6, 3)])
+    notes = camera(rec, probs_of(seen, {(6, 3): {"?": 0.01, ".": 0.99}}))
+    assert [n[0] for n in notes] == ["move_recorded"] and len(rec.game.turns) == 3
+    assert [(p.row, p.col, p.tile.letter) for p in rec.game.turns[-1].placed] == [(6, 4, "H")]
+
+
 def test_a_withdrawal_is_seen_through_a_blank_and_a_tile_already_missing(english, wespa):
     rec = recorder(english, wespa, Lexicon(["WINDY", "GALE"]))  # WE a phony: challenged off
     camera(rec, probs_of(put(Board(), "8D", "WINDY")))

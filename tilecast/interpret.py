@@ -132,7 +132,8 @@ def read(record: Record, probs: Probs, time: float, follow_on: bool = False,
     """
     game = record.game
     raw, probs = probs, blank_prior(probs, game.board)
-    change = _doubting_blanks(board_change(game.board, probs), game.board, probs)
+    change = _doubting_blanks(board_change(game.board, probs), game.board, probs,
+                              record.play_rows[1])
     steady = _steady_strays(record, change.added, raw, emptied)
     if steady:  # no tiles laid: a play beside them is read as if they were empty
         change = replace(change, added=tuple(sq for sq in change.added if sq not in steady))
@@ -1106,12 +1107,18 @@ def _laid_first(reading: Inferred, rest: tuple, clear: list, emptied: Any
     return first, tuple(sq for sq in first_rest if sq not in squares)
 
 
-def _doubting_blanks(change: Change, board: Board, probs: Probs) -> Change:
+def _doubting_blanks(change: Change, board: Board, probs: Probs,
+                     then: Sequence[str] = ()) -> Change:
     """The change without recorded blanks read as empty but not surely so: a plain blank
-    looks much like the square under it, and a tile is rarely taken off the board."""
+    looks much like the square under it, and a tile is rarely taken off the board. Nor those
+    the camera read as empty at the reading that recorded the last play (`then`, its rows): a
+    blank it never told from its square (the lexicon filled it in) is not taken away when it
+    reads as the square again; taken for gone, it made the next tile laid beside it a tile
+    knocked aside."""
     removed = tuple(
         (r, c) for r, c in change.removed
-        if not board.at(r, c).blank or _empty(probs, r, c) >= BLANK_GONE
+        if not board.at(r, c).blank
+        or _empty(probs, r, c) >= BLANK_GONE and not (then and then[r][c] == ".")
     )
     return replace(change, removed=removed)
 
