@@ -333,6 +333,8 @@ def _joined_earlier(record: Record, probs: Probs, reading: Inferred, time: float
     if not early:
         return []
     for index, before, placed in reversed(_plays(record)):
+        if any(game.board.at(p.row, p.col) != p.tile for p in placed):
+            continue  # withdrawn, or its tiles since corrected
         then = max(laid((p.row, p.col)) for p in placed)
         if then == -math.inf or any(abs(laid(sq) - then) > ORDER_GAP for sq in early):
             continue
