@@ -18,7 +18,7 @@ from string import ascii_uppercase
 
 from .board import SIZE, Board, Coord
 from .lexicon import Lexicon
-from .movegen import blank_letters, likeliest_blanks
+from .movegen import blank_letters, likeliest_blanks, spelled
 from .play import IllegalPlay, Placement, formed_words, main_direction, validate
 from .tiles import Tile, TileSet
 
@@ -197,15 +197,11 @@ def infer_phony(
 def _phony_words(board: Board, placed: tuple[Placement, ...], lexicon: Lexicon) -> int:
     """How many words of a legal play are not in the lexicon, its blanks standing for the
     letters that leave the fewest."""
-    blanks = [i for i, p in enumerate(placed) if p.tile.blank]
-    words = formed_words(board, placed)
-    fewest = len(words)
-    for letters in product(ascii_uppercase, repeat=len(blanks)) if blanks else [()]:
-        named = name_blanks(placed, letters)
-        after = board.with_tiles((p.row, p.col, p.tile) for p in named)
-        phony = sum("".join(after.at(r, c).letter for r, c in w) not in lexicon  # type: ignore[union-attr]
-                    for w in words)
-        fewest = min(fewest, phony)
+    blanks = [(p.row, p.col) for p in placed if p.tile.blank]
+    spell = spelled(board, placed, blanks, own_words=False)
+    fewest = len(formed_words(board, placed))
+    for letters in product(ascii_uppercase, repeat=len(blanks)):
+        fewest = min(fewest, sum(word not in lexicon for word in spell(letters)))
         if fewest == 0:
             break
     return fewest

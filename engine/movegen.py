@@ -313,7 +313,7 @@ def blank_letters(
         if unknown is None
         else list(unknown)
     )
-    spell = _spelled(board, placed, [(placed[i].row, placed[i].col) for i in indices], own_words)
+    spell = spelled(board, placed, [(placed[i].row, placed[i].col) for i in indices], own_words)
     return [
         choice
         for choice in product(ascii_uppercase, repeat=len(indices))
@@ -334,14 +334,14 @@ def likeliest_blanks(
     blanks = [(p.row, p.col) for p in placed if p.tile.blank]
     if namings is None:
         namings = list(product(ascii_uppercase, repeat=len(blanks)))
-    spell = _spelled(board, placed, blanks, own_words=True)
+    spell = spelled(board, placed, blanks, own_words=True)
     model = lexicon.spelling
     return sorted(
         namings, key=lambda naming: sum(map(model.log_likelihood, spell(naming))), reverse=True
     )
 
 
-def _spelled(
+def spelled(
     board: Board,
     placed: tuple[Placement, ...],
     blanks: list[tuple[int, int]],

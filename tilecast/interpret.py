@@ -1110,7 +1110,7 @@ def _laid_first(reading: Inferred, rest: tuple, clear: list, emptied: Any
 
 
 def _doubting_blanks(change: Change, board: Board, probs: Probs,
-                     then: Sequence[str] = ()) -> Change:
+                     then: Sequence[str]) -> Change:
     """The change without recorded blanks read as empty but not surely so: a plain blank
     looks much like the square under it, and a tile is rarely taken off the board. Nor those
     the camera read as empty at the reading that recorded the last play (`then`, its rows): a
