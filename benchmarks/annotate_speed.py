@@ -208,8 +208,9 @@ def main() -> None:
 
     video_s = len(frames) / args.fps
     n = len(times.process)
-    want = expected(game, turns)
-    right, misses = compare(want, recorded(out)) if not failure else (0, [])
+    want, _ = expected(game, turns)
+    exact, misses = compare(want, recorded(out)) if not failure else ([], [])
+    right = len(exact)
     shown = truth_moves(frames)
     pairs = match(shown, camera_moves(out.with_suffix(".tilecast") / "board1.journal.jsonl"),
                   video_s)
