@@ -755,6 +755,20 @@ def test_a_letter_read_again_past_the_count_mends_the_earlier_phony_it_alone_spo
     assert [t.word for t in rec.game.turns] == ["QXA", ".X"] and rec.actions[-1]["uncounted"]
 
 
+def test_the_phony_mended_may_hold_a_blank_of_its_own(english, wespa):
+    """QUAX laid with its X a blank, its U read as an X (a seeded misread in the recording
+    benchmark): when the set's one X is read clearly in AX, the recorded X is weighed as a
+    blank beside the play's own blank, which keeps its letter; the mend once failed there with
+    a traceback, losing the rest of the recording."""
+    rec = recorder(english, wespa, Lexicon(["QUAS", "QUAX", "AX", "AXE", "EX"]))
+    camera(rec, probs_of(put(Board(), "8G", "QXAs")), time=1.0)
+    assert [t.word for t in rec.game.turns] == ["QXAx"]  # a phony: its blank named likeliest
+    now = put(put(Board(), "8G", "QXAs"), "I8", ".X")
+    notes = camera(rec, probs_of(now, {(7, 7): {"X": 0.9, "?": 0.1}}), time=6.0)
+    assert [(t.player, t.word) for t in rec.game.turns] == [(0, "QuAx"), (1, ".X")]
+    assert [n[1]["alert"].kind for n in notes if n[0] == "alert"] == ["play-amended"]
+
+
 def test_the_phony_mended_is_the_play_whose_tile_stands_not_a_withdrawn_one_before_it(
         english, wespa):
     """H8 was first laid in QZA, withdrawn, and then in QXA (selfplay1020: WORMINC on the

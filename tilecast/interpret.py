@@ -747,8 +747,12 @@ def _phony_tile(record: Record, face: str, raw: Probs) -> tuple[tuple[int, int],
         if fit and left[BLANK] > 0:
             as_blank = tuple(Placement(p.row, p.col, Tile(fit[0], blank=True)) if k == i else p
                              for k, p in enumerate(placed))
-            named = likeliest_blanks(lexicon, before.board, as_blank, [(x,) for x in fit])
-            options.append((read[BLANK_CLASS] * BLANK_ODDS, Tile(named[0][0], blank=True)))
+            # The play's other blanks, if any, keep the letters they were recorded as.
+            blanks = [k for k, p in enumerate(as_blank) if p.tile.blank]
+            named = likeliest_blanks(lexicon, before.board, as_blank, [
+                tuple(x if k == i else placed[k].tile.letter for k in blanks) for x in fit])
+            letter = named[0][blanks.index(i)]
+            options.append((read[BLANK_CLASS] * BLANK_ODDS, Tile(letter, blank=True)))
         if options:
             found.append(((r, c), max(options, key=lambda o: o[0])[1]))
     return found[0] if len(found) == 1 else None
