@@ -532,6 +532,24 @@ def test_a_clear_play_joining_only_tiles_the_camera_never_saw_is_recorded_as_rea
             assert kinds == ["illegal-play"] and len(rec.game.turns) == 1
 
 
+def test_a_phony_joining_only_tiles_the_camera_never_saw_is_recorded_as_read_too(
+        english, wespa):
+    """BET under the same score bar's E, its T misread as F (a face the network does not
+    know): the phony BEF is still recorded, with the warning and the phony alert. Held back
+    for a clear reading that never comes, its tiles would pile onto every later play (r19_ruth
+    in the seeded-misread benchmark: 15 and then 18 tiles "from 7", five plays lost)."""
+    import numpy as np
+
+    rec = recorder(english, wespa, Lexicon(["WINDY", "YE", "BET"]))
+    windy = put(Board(), "8D", "WINDY")
+    camera(rec, probs_of(windy), time=1.0)
+    entries, _ = rec.interpret(probs_of(put(windy, "10G", "BEF")).tolist(), 6.0,
+                               emptied=np.full(225, 4.0))
+    kinds = [e.get("kind") or e["type"] for e in entries]
+    assert kinds == ["phony", "play-unconnected", "play"] and entries[-1]["unconnected"]
+    assert entries[-1]["word"] == "BEF"
+
+
 def test_a_tile_laid_with_an_earlier_play_and_left_out_then_is_given_to_it(english, wespa):
     """RAY was laid down from WINDY's Y with its R read doubtfully, and recorded as AY, the R a
     stray. Two turns later BAR runs into it, the R now read clearly: the R was last seen empty

@@ -436,15 +436,17 @@ def _play_entry(reading: Inferred, time: float) -> Entry:
 
 def _unseen_join(record: Record, probs: Probs, added: tuple, time: float, emptied: Any
                  ) -> tuple[Inferred | None, list[Entry] | None]:
-    """A clear play of lexicon words that would be legal but for touching no tile of the
+    """A play of tiles read surely that would be legal but for touching no tile of the
     record: tiles the camera never saw (a play under a broadcast overlay, or behind a rack or
     a hand at the board's edge) join it. It is recorded as read, with a warning, when each of
     its squares read surely empty after the record's last play was read (so it is no steady
     misreading, like a score bar's letters): dropped, it would leave every later play that
-    joins it unrecorded as well, and give the next one to the wrong player. (None, None)
-    when no such play fits."""
+    joins it unrecorded as well, and give the next one to the wrong player. A phony too (a
+    letter misread, or a word the lexicon lacks): held back for a clear reading that never
+    comes, its tiles would pile onto every later play. (None, None) when no such play fits."""
     reading, note = _best_reading(record, probs, added, time, emptied, connected=False)
-    if not _clear(reading, note, probs):
+    if reading is None or note is None or any(
+            _empty(probs, p.row, p.col) > 1.0 - SURE_TILE for p in reading.placed):
         return None, None
     since = record.play_rows[2]
     for p in reading.placed:
