@@ -414,8 +414,12 @@ def _as_empty(probs: Probs, squares: set) -> Probs:
 def _clear(reading: Inferred | None, note: list[Entry] | None, probs: Probs) -> bool:
     """Whether a best reading is a clear play of lexicon words: every square surely a tile,
     and no phony alerted. Only such a play is recorded against the record's own counts."""
+    return _sure(reading, note, probs) and not any(a["kind"] == "phony" for a in note)
+
+
+def _sure(reading: Inferred | None, note: list[Entry] | None, probs: Probs) -> bool:
+    """Whether a best reading's every square is surely a tile."""
     return reading is not None and note is not None \
-        and not any(a["kind"] == "phony" for a in note) \
         and all(_empty(probs, p.row, p.col) <= 1.0 - SURE_TILE for p in reading.placed)
 
 
@@ -445,8 +449,7 @@ def _unseen_join(record: Record, probs: Probs, added: tuple, time: float, emptie
     letter misread, or a word the lexicon lacks): held back for a clear reading that never
     comes, its tiles would pile onto every later play. (None, None) when no such play fits."""
     reading, note = _best_reading(record, probs, added, time, emptied, connected=False)
-    if reading is None or note is None or any(
-            _empty(probs, p.row, p.col) > 1.0 - SURE_TILE for p in reading.placed):
+    if not _sure(reading, note, probs):
         return None, None
     since = record.play_rows[2]
     for p in reading.placed:
