@@ -19,6 +19,7 @@ cost at most the plays whose words run through its square.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import difflib
 import json
 import random
@@ -106,7 +107,10 @@ def seeded(name: str, turns, n: int) -> dict[tuple[int, int], tuple[str, str]]:
 
 def misreading(squares: dict[tuple[int, int], tuple[str, str]], keep: float):
     """BoardReader.read patched so that each seeded square, whenever the camera reads it as
-    its true letter, reads as the look-alike, the truth keeping `keep` of its share."""
+    its true letter, reads as the look-alike, the truth keeping `keep` of its share; left
+    as it is when nothing is seeded."""
+    if not squares:
+        return contextlib.nullcontext()
     original = BoardReader.read
     where = [(r * 15 + c, CLASSES.index(true), CLASSES.index(wrong))
              for (r, c), (true, wrong) in squares.items()]
