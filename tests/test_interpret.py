@@ -773,29 +773,6 @@ def test_a_letter_read_again_past_the_count_mends_the_earlier_phony_it_alone_spo
     assert [t.word for t in rec.game.turns] == ["QXA", ".X"] and rec.actions[-1]["uncounted"]
 
 
-def test_a_right_tile_misread_in_passing_is_not_the_one_mended_when_that_spoils_its_words(
-        english, wespa):
-    """The set has two Bs: BA holds a right one, and AYE was read as the phony ABE (the
-    recording benchmark's seeded misread, QUARES read as QUARBS). A clear B laid in BE passes
-    the count while the camera, for that reading, takes BA's B for a P. BA corrected to PA
-    would turn a word into a phony (selfplay1002 recorded BROWNS as RROWNS); the phony ABE,
-    which one other tile makes good, is mended to AYE instead, and BE counted as usual."""
-    rec = recorder(english, wespa, Lexicon(["BA", "AYE", "BE", "PE"]))
-    one = put(Board(), "8G", "BA")
-    camera(rec, probs_of(one), time=1.0)
-    two = put(one, "H8", ".BE")
-    camera(rec, probs_of(two, {(8, 7): {"B": 0.998, "Y": 0.002}}), time=6.0)
-    assert [t.word for t in rec.game.turns] == ["BA", ".BE"]  # a phony, as clearly read
-    three = put(two, "10G", "B.")
-    notes = camera(rec, probs_of(three, {(7, 6): {"P": 0.9, "B": 0.1},
-                                         (8, 7): {"B": 0.998, "Y": 0.002}}), time=11.0)
-    assert [(t.player, t.word) for t in rec.game.turns] == [(0, "BA"), (1, ".YE"), (0, "B.")]
-    assert not rec.actions[-1].get("uncounted")
-    alerts = [n[1]["alert"] for n in notes if n[0] == "alert"]
-    assert [a.kind for a in alerts] == ["play-amended"] and "H9" in alerts[0].message
-    assert rec.rebuild(rec.actions).scores == rec.game.scores
-
-
 def test_the_phony_mended_may_hold_a_blank_of_its_own(english, wespa):
     """QUAX laid with its X a blank, its U read as an X (a seeded misread in the recording
     benchmark): when the set's one X is read clearly in AX, the recorded X is weighed as a

@@ -643,8 +643,7 @@ def _respent(record: Record, change: Change, raw: Probs, time: float, emptied: A
     """A play the camera clearly reads with tiles the set has no more of, recorded with the
     counts kept after all: the earlier tile each of those kinds was spent on is the one misread
     when it is the only one of its kind that the camera now reads as another letter (or, a
-    blank, as anything else: an empty square, where the lexicon filled one in), a letter that
-    leaves its play's words good where they were (see _spoils_words). Each such
+    blank, as anything else: an empty square, where the lexicon filled one in). Each such
     tile's play is corrected to that reading by a journaled correction, with an alert, and
     the play is read against the corrected record. When the camera reads every such tile as
     before and the play, as read, is of lexicon words, the misread one is the tile that alone
@@ -657,11 +656,10 @@ def _respent(record: Record, change: Change, raw: Probs, time: float, emptied: A
     entries: list[Entry] = []
     for face in faces:
         same = (face, "?") if face == BLANK else (face, ".", "?")
-        now = replace(record, actions=tuple(actions))
         misread = [(r, c) for r in range(SIZE) for c in range(SIZE)
                    if (tile := game.board.at(r, c)) is not None and tile.face == face
-                   and _top(raw, r, c) not in same
-                   and not _spoils_words(now, (r, c), _top(raw, r, c))]
+                   and _top(raw, r, c) not in same]
+        now = replace(record, actions=tuple(actions))
         mended = None
         if not misread and not phony:
             mended = _lettered_blank(now, raw) if face == BLANK else _phony_tile(now, face, raw)
@@ -711,21 +709,6 @@ def _respent(record: Record, change: Change, raw: Probs, time: float, emptied: A
     if reading is None or note is None or any(a["kind"] == "too-many-of-letter" for a in note):
         return []
     return entries + note + [_play_entry(reading, time)]
-
-
-def _spoils_words(record: Record, square: tuple[int, int], letter: str) -> bool:
-    """Whether reading the tile on `square` as `letter` would turn the play that laid it from
-    words of the lexicon into a phony (BROWNS into RROWNS): a passing misread of a right
-    tile, not the misread that overspent its kind, when another tile of that kind may be."""
-    lexicon = record.lexicon
-    if lexicon is None or letter in (".", "?") or (found := _placed_by(record, square)) is None:
-        return False
-    _, before, placed = found
-    if not blank_letters(lexicon, before.board, placed, ()):
-        return False
-    reread = tuple(Placement(p.row, p.col, Tile(letter)) if (p.row, p.col) == square else p
-                   for p in placed)
-    return not blank_letters(lexicon, before.board, reread, ())
 
 
 def _lettered_blank(record: Record, raw: Probs) -> tuple[tuple[int, int], Tile] | None:
